@@ -1,0 +1,45 @@
+"""Typed errors.  Each subclasses ``ValueError`` and its message names the bad token or option."""
+
+
+class TarotError(ValueError):
+    """Base of every error the analyzer raises for bad input or an illegal action."""
+
+
+class InvalidNotationError(TarotError):
+    """A token that is not a card in the notation of NOTATION.md."""
+
+    def __init__(self, token: str, why: str = "unknown card token"):
+        self.token = token
+        super().__init__(f"{why}: {token!r}")
+
+
+class DuplicateCardError(TarotError):
+    """The same card given twice in one hand."""
+
+    def __init__(self, token: str):
+        self.token = token
+        super().__init__(f"duplicate card: {token!r}")
+
+
+class WrongCardCountError(TarotError):
+    """A hand (or chien) with the wrong number of cards for the player count."""
+
+    def __init__(self, what: str, got: int, expected: int, players: int):
+        self.got, self.expected = got, expected
+        super().__init__(f"{what} has {got} cards, expected {expected} at {players} players")
+
+
+class CardPlacedElsewhereError(TarotError):
+    """A card given for one place that is already in another (chien, another seat)."""
+
+    def __init__(self, token: str, where: str, elsewhere: str):
+        self.token = token
+        super().__init__(f"card {token!r} given for {where} is already in {elsewhere}")
+
+
+class RulesError(TarotError):
+    """A bad rules option or scoring input (unknown contract, variant, impossible count …)."""
+
+
+class IllegalActionError(TarotError):
+    """An action the rules forbid in the current state of a game."""

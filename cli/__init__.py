@@ -1,0 +1,1 @@
+"""The ``tarot-analyzer`` command line: thin Click commands over ``analyzer``."""

@@ -1,0 +1,46 @@
+"""The Click group ``tarot-analyzer`` and its commands."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from analyzer import __version__
+from analyzer.errors import TarotError
+from cli.score import score
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+
+
+class OneLineErrorGroup(click.Group):
+    """A Click group whose user errors print as one line on stderr (no usage block, no traceback)."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.ClickException as exc:
+            click.echo(f"Error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except TarotError as exc:
+            click.echo(f"Error: {exc}", err=True)
+            sys.exit(2)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=OneLineErrorGroup, context_settings=CONTEXT_SETTINGS)
+@click.version_option(__version__, "--version", prog_name="tarot-analyzer")
+def main() -> None:
+    """Monte Carlo hand analyzer for French Tarot (3, 4 and 5 players).
+
+    Cards use the notation of NOTATION.md: trumps 1-21, EX for the Excuse, suit cards as rank then
+    suit (KS, 10H, CD). Seats follow the bidding order: seat 1 speaks first and leads.
+    """
+
+
+main.add_command(score)

@@ -1,0 +1,31 @@
+"""Options and conversions shared by several commands."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from analyzer.errors import TarotError
+from analyzer.rules import Rules
+
+players_option = click.option("--players", type=click.Choice(["3", "4", "5"]), default="4", show_default=True,
+                              help="Number of players.")
+variant_option = click.option("--variant", "variants", multiple=True, metavar="NAME=VALUE",
+                              help="Rule variant (repeatable), e.g. petit-au-bout=flat.")
+
+
+def format_option(*choices: str):
+    return click.option("--format", "fmt", type=click.Choice(list(choices)), default=choices[0], show_default=True,
+                        help="Output format.")
+
+
+def rules_from(players: str, variants: tuple[str, ...]) -> Rules:
+    try:
+        return Rules.from_options(int(players), variants)
+    except TarotError as exc:
+        raise click.BadParameter(str(exc), param_hint="--variant") from None
+
+
+def echo_json(obj) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False, indent=2))
