@@ -1,0 +1,118 @@
+"""The heuristic policy, component by component, on crafted positions where the right card is clear."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from analyzer import cards as C
+from analyzer.notation import parse_card, parse_mask
+from analyzer.play import legal_cards
+from kernels.heuristic import heuristic_card
+
+
+def decide(hand: str, trick: list[tuple[int, str]] = (), *, players: int = 4, seat: int = 0, taker: int = 0,
+           allies: tuple[int, ...] | None = None, played: str = "", aside: str = "",
+           excluded: dict[int, str] | None = None, tricks_left: int = 10, side_won_all: bool = False) -> str:
+    """Token of the card the policy plays for ``seat`` holding ``hand`` on ``trick``."""
+    hand_m = parse_mask(hand)
+    trick_cards = [parse_card(c) for _, c in trick]
+    legal = legal_cards(hand_m, trick_cards)
+    if allies is None:
+        allies = (seat, taker) if seat == taker else tuple(s for s in range(players) if s != taker)
+    out = C.ALL_CARDS & ~hand_m & ~parse_mask(played) & ~C.mask_of(trick_cards) & ~parse_mask(aside)
+    excl = [0] * players
+    for s, text in (excluded or {}).items():
+        excl[s] = parse_mask(text) if text not in ("S", "H", "D", "C", "T") else (
+            C.TRUMP_BITS if text == "T" else C.suit_mask("SHDC".index(text)))
+    words = lambda m: (np.uint64(m & C.SUIT_BITS), np.uint64(m >> C.FIRST_TRUMP))
+    ls, lt = words(legal)
+    os_, ot = words(out)
+    es = np.array([words(e)[0] for e in excl], dtype=np.uint64)
+    et = np.array([words(e)[1] for e in excl], dtype=np.uint64)
+    tc = np.full(players, -1, dtype=np.int64)
+    ts = np.full(players, -1, dtype=np.int64)
+    for i, (s, c) in enumerate(trick):
+        tc[i], ts[i] = parse_card(c), s
+    mask_allies = sum(1 << a for a in set(allies))
+    card = heuristic_card(players, seat, taker, mask_allies, words(hand_m)[1], ls, lt, tc, ts, len(trick),
+                          tricks_left, side_won_all, os_, ot, es, et)
+    assert legal >> int(card) & 1, f"illegal card {C.TOKENS[card]}"
+    return C.TOKENS[int(card)]
+
+
+# ---- following ---------------------------------------------------------------------------------------
+def test_charges_points_on_a_trick_the_partner_is_sure_to_win():
+    # Seat 3 (defender) plays last; its partner seat 2 wins with the King of hearts.
+    assert decide("QH 3H 2H 9S 8S 7D 6D 5C 4C", [(0, "5H"), (1, "KH"), (2, "7H")], seat=3) == "QH"
+
+
+def test_keeps_low_cards_when_the_opponent_wins():
+    # The taker (seat 0) leads the King of hearts; seat 1 cannot beat it: plays its lowest heart.
+    assert decide("QH 3H 2H 9S 8S 7D 6D 5C 4C", [(0, "KH")], seat=1) == "2H"
+
+
+def test_wins_cheaply_when_last_to_play():
+    # The taker (seat 1) wins with the 9 of spades; seat 3 plays last and takes it with the 10, not the King.
+    assert decide("KS 10S 2S 7D 6D", [(0, "5S"), (1, "9S"), (2, "3S")], seat=3, taker=1) == "10S"
+
+
+def test_trumps_low_when_the_trick_is_the_opponents():
+    # Void in spades, seat 3 plays last on the taker's trick: the lowest trump that wins.
+    assert decide("18 12 4 2 7D 6D", [(0, "KS"), (1, "5S"), (2, "3S")], seat=3, taker=0) == "2"
+
+
+def test_saves_the_petit_under_a_partners_sure_trump():
+    # Seat 2's partner seat 1 trumped with the 21 after the taker; seat 2 cannot follow, holds the Petit.
+    assert decide("1 9 6 7D 6D", [(0, "KS"), (1, "21")], seat=2, taker=0, excluded={3: "T"}) == "1"
+
+
+def test_plays_the_petit_when_it_is_sure_to_win():
+    # Last to play on a spade trick without trumps: the Petit wins it safely.
+    assert decide("1 7D 6D", [(0, "KS"), (1, "5S"), (2, "3S")], seat=3, taker=3, allies=(3,)) == "1"
+
+
+def test_does_not_waste_the_21_on_an_empty_trick():
+    # A trump lead of small cards: the 21 would win, but a lower trump goes.
+    assert decide("21 15 5D", [(0, "3"), (1, "2"), (2, "4")], seat=3, taker=0) == "15"
+
+
+def test_gives_points_to_a_sure_partner_when_discarding():
+    assert decide("KD 5D 4C", [(0, "2S"), (1, "21"), (2, "3S")], seat=3, taker=0,
+                  excluded={3: "T"}) == "KD"
+
+
+# ---- the Excuse --------------------------------------------------------------------------------------
+def test_plays_the_excuse_before_the_last_trick():
+    assert decide("EX 5D", [], seat=0, tricks_left=2) == "EX"
+
+
+def test_keeps_the_excuse_for_the_last_trick_in_a_chelem():
+    assert decide("EX 21", [], seat=0, tricks_left=2, side_won_all=True) == "21"
+
+
+def test_excuse_avoids_giving_a_queen_to_the_opponent():
+    assert decide("EX QH KS", [(0, "KH")], seat=1, tricks_left=8) == "EX"
+
+
+# ---- leading ---------------------------------------------------------------------------------------
+def test_taker_draws_trumps_when_long():
+    hand = "21 20 19 18 17 16 15 14 13 12 11 10 9 KS 5S 4D"
+    assert decide(hand, [], seat=0, taker=0) == "21"
+
+
+def test_taker_stops_drawing_when_defenders_are_out():
+    hand = "21 20 19 18 KS QS 5S"
+    assert decide(hand, [], seat=0, taker=0, excluded={1: "T", 2: "T", 3: "T"}) == "KS"
+
+
+def test_defence_leads_the_takers_void_suit():
+    assert decide("KS 8H 3H 9D", [], seat=1, taker=0, excluded={0: "H"}) == "3H"
+
+
+def test_defence_hunts_the_petit_with_master_trumps():
+    assert decide("21 20 6 KS 9D", [], seat=1, taker=0) == "21"
+
+
+def test_never_leads_the_petit_while_another_card_remains():
+    assert decide("1 5D", [], seat=0, taker=0, excluded={1: "D", 2: "D", 3: "D"}) == "5D"
