@@ -1,0 +1,78 @@
+"""Declarations of simulated seats: the poignée to show, the chelem announcement, the King to call.
+
+* Poignée: the highest level the hand allows, shown with its lowest trumps (the Excuse only as the
+  last stand-in, as the rules require), so as to give away as little as possible.  Whether showing
+  pays is the ``poignee`` advice's question; the simulated seats show when they can, as most players do.
+* Chelem: announced only with an overwhelming hand: the 21 and the Excuse, at most one card that is
+  not a trump, and every plain suit headed by its King or empty.
+* King call (5 players): among the callable cards (Kings; with all four Kings, Queens, …), the one of
+  the suit where the taker holds most cards, a Queen there counting double, so that the partner's
+  card is strong where the taker leads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from kernels.heuristic import ALL_TRUMPS, EXCUSE_MASK, ONE, ZERO, lowest_bit, popcount, suit_bits
+
+POIGNEE_THRESHOLDS = np.array([[13, 15, 18], [10, 13, 15], [8, 10, 13]], dtype=np.int64)  # 3, 4, 5 players
+
+
+@njit(cache=True)
+def poignee_to_show(hand_t, players):
+    """(level 0-2 or -1 for none, trump word of the cards shown)."""
+    need = POIGNEE_THRESHOLDS[players - 3]
+    numbered = hand_t & ALL_TRUMPS
+    n = popcount(numbered) + (1 if hand_t & EXCUSE_MASK else 0)
+    level = -1
+    for i in range(3):
+        if n >= need[i]:
+            level = i
+    if level < 0:
+        return -1, ZERO
+    shown = ZERO
+    left = need[level]
+    x = numbered
+    while left > 0 and x != ZERO:
+        b = lowest_bit(x)
+        shown |= ONE << np.uint64(b)
+        x &= x - ONE
+        left -= 1
+    if left > 0:
+        shown |= EXCUSE_MASK
+    return level, shown
+
+
+@njit(cache=True)
+def announce_chelem(hand_s, hand_t):
+    """Whether the taker announces a chelem with this hand (after the discard)."""
+    if hand_t >> np.uint64(20) & ONE == ZERO or hand_t & EXCUSE_MASK == ZERO:
+        return False
+    if popcount(hand_s) > 1:
+        return False
+    for suit in range(4):
+        cards = hand_s & suit_bits(suit)
+        if cards != ZERO and cards >> np.uint64(14 * suit + 13) & ONE == ZERO:
+            return False
+    return True
+
+
+@njit(cache=True)
+def call_card(hand_s):
+    """The card id the taker calls at 5 players."""
+    for rank in range(14, 10, -1):
+        best = -1
+        best_key = -1
+        for suit in range(4):
+            card = suit * 14 + rank - 1
+            if hand_s >> np.uint64(card) & ONE:
+                continue
+            cards = hand_s & suit_bits(suit)
+            key = popcount(cards) + (2 if cards >> np.uint64(suit * 14 + 12) & ONE else 0)
+            if key > best_key:
+                best, best_key = card, key
+        if best >= 0:
+            return best
+    return -1
