@@ -1,0 +1,182 @@
+"""Exactly uniform worlds under per-card constraints: the sampler behind the determinized search.
+
+What a seat knows (``analyzer/knowledge.py``) becomes, for each unseen card, the set of places it may
+be in (seats 0…P-1, P the aside pile), and each place's number of cards.  Every assignment meeting
+these constraints is equally likely, so a world is drawn with probability 1 / (their number):
+
+* cards with a single allowed place are placed at once;
+* the largest group of cards sharing one allowed set is dealt last: given the room left in each
+  place, its cards can be placed in multinomial(n; room) ways, and a uniform shuffle does it;
+* the other cards ("constrained") are placed one by one, each in place p with probability
+  proportional to the number of ways to complete the assignment from there, counted once per
+  position by dynamic programming over the room left (a mixed-radix code).
+
+Worlds are then drawn by ``sample_world`` in microseconds.  No rejection, so even very constrained
+positions late in a deal (two seats out of trumps, one holding them all) cost nothing extra.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+MAX_PLACES = 6
+
+
+@njit(cache=True)
+def splitmix64(state):
+    """One step of SplitMix64: (new state, 64 random bits)."""
+    state = state + np.uint64(0x9E3779B97F4A7C15)
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return state, z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def uniform01(state):
+    state, z = splitmix64(state)
+    return state, np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def popcount_small(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def prepare(allowed, room):
+    """Plan the sampling of one position.
+
+    ``allowed[card]``: bitmask of allowed places (0: out of play); ``room[p]``: cards place p holds.
+    Returns (fixed_place per card or -1, constrained cards in order, last-group cards, last-group
+    place mask, room left for the free cards, mixed-radix strides, table of completion counts
+    W[i, code] for i constrained cards placed, the starting code).  ``W[0, start] == 0`` means that no
+    assignment exists.
+    """
+    n_places = room.shape[0]
+    left = room.copy()
+    fixed = np.full(allowed.shape[0], -1, dtype=np.int64)
+    group_size = np.zeros(1 << n_places, dtype=np.int64)
+    for card in range(allowed.shape[0]):
+        a = allowed[card]
+        if a == 0:
+            continue
+        if popcount_small(a) == 1:
+            p = 0
+            while not (a >> p) & 1:
+                p += 1
+            fixed[card] = p
+            left[p] -= 1
+        else:
+            group_size[a] += 1
+    last_mask = 0
+    for a in range(group_size.shape[0]):
+        if group_size[a] > group_size[last_mask]:
+            last_mask = a
+    n_constrained = 0
+    n_last = group_size[last_mask]
+    for a in range(group_size.shape[0]):
+        if a != last_mask:
+            n_constrained += group_size[a]
+    constrained = np.empty(n_constrained, dtype=np.int64)
+    last = np.empty(n_last, dtype=np.int64)
+    i = 0
+    j = 0
+    for card in range(allowed.shape[0]):
+        a = allowed[card]
+        if a == 0 or fixed[card] >= 0:
+            continue
+        if a == last_mask:
+            last[j] = card
+            j += 1
+        else:
+            constrained[i] = card
+            i += 1
+    strides = np.empty(n_places, dtype=np.int64)
+    size = 1
+    for p in range(n_places):
+        strides[p] = size
+        size *= max(left[p], 0) + 1
+    start = 0
+    for p in range(n_places):
+        start += max(left[p], 0) * strides[p]
+    table = np.zeros((n_constrained + 1, size), dtype=np.float64)
+    bad = False
+    for p in range(n_places):
+        if left[p] < 0:
+            bad = True
+    if bad:
+        return fixed, constrained, last, last_mask, left, strides, table, start
+    fact = np.ones(n_last + 1, dtype=np.float64)
+    for k in range(1, n_last + 1):
+        fact[k] = fact[k - 1] * k
+    caps = np.empty(n_places, dtype=np.int64)
+    # Completion counts once every constrained card is placed: the last group fills the room left.
+    for code in range(size):
+        total = 0
+        ok = True
+        ways = fact[n_last]
+        for p in range(n_places):
+            caps[p] = (code // strides[p]) % (max(left[p], 0) + 1)
+            total += caps[p]
+            if caps[p] > 0 and not (last_mask >> p) & 1:
+                ok = False
+            ways /= fact[min(caps[p], n_last)]
+        if ok and total == n_last:
+            table[n_constrained, code] = ways
+    for i in range(n_constrained - 1, -1, -1):
+        a = allowed[constrained[i]]
+        for code in range(size):
+            w = 0.0
+            for p in range(n_places):
+                if (a >> p) & 1 and (code // strides[p]) % (max(left[p], 0) + 1) > 0:
+                    w += table[i + 1, code - strides[p]]
+            table[i, code] = w
+    return fixed, constrained, last, last_mask, left, strides, table, start
+
+
+@njit(cache=True)
+def sample_world(allowed, fixed, constrained, last, strides, left, table, start, state, out_place):
+    """Draw one world into ``out_place`` (the place of each card, -1 out of play); returns the RNG state."""
+    n_places = strides.shape[0]
+    for card in range(out_place.shape[0]):
+        out_place[card] = fixed[card]
+    code = start
+    for i in range(constrained.shape[0]):
+        card = constrained[i]
+        a = allowed[card]
+        total = table[i, code]
+        state, u = uniform01(state)
+        target = u * total
+        chosen = -1
+        acc = 0.0
+        for p in range(n_places):
+            if (a >> p) & 1 and (code // strides[p]) % (max(left[p], 0) + 1) > 0:
+                w = table[i + 1, code - strides[p]]
+                if w <= 0.0:
+                    continue
+                acc += w
+                chosen = p
+                if target < acc:
+                    break
+        out_place[card] = chosen
+        code -= strides[chosen]
+    # The last group: a uniform shuffle into the room left.
+    n = last.shape[0]
+    cards = last.copy()
+    for k in range(n - 1, 0, -1):
+        state, z = splitmix64(state)
+        j = np.int64(z % np.uint64(k + 1))
+        cards[k], cards[j] = cards[j], cards[k]
+    k = 0
+    for p in range(n_places):
+        count = (code // strides[p]) % (max(left[p], 0) + 1)
+        for _ in range(count):
+            out_place[cards[k]] = p
+            k += 1
+    return state
