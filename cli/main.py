@@ -9,6 +9,7 @@ import click
 from analyzer import __version__
 from analyzer.errors import TarotError
 from cli.score import score
+from cli.summarize import summarize
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 
@@ -44,3 +45,4 @@ def main() -> None:
 
 
 main.add_command(score)
+main.add_command(summarize)

@@ -1,0 +1,143 @@
+"""Grouped summaries of batch results (CSV or Parquet), streamed so files larger than memory work.
+
+For each group of the ``by`` columns and each contract: the number of rows, the success rate with
+its 95% Wilson interval, and the taker's mean score with its standard error.  The input is read in
+chunks (pandas for CSV, pyarrow record batches for Parquet, every file of a partitioned directory),
+and only the needed columns; per-group sums are combined at the end.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import pandas as pd
+
+from analyzer.errors import TarotError
+from analyzer.rules import CONTRACT_TOKENS
+from analyzer.stats import wilson_interval
+
+CONTRACT_COLUMNS = {tok: tok.replace("-", "_") for tok in CONTRACT_TOKENS.values()}
+CHUNK_ROWS = 200_000
+
+
+class BatchFileError(TarotError):
+    """An unreadable, corrupt or unsuitable batch file."""
+
+
+@dataclass(frozen=True)
+class GroupSummary:
+    keys: dict
+    contract: str
+    n: int
+    success_rate: float
+    ci95: tuple[float, float]
+    mean_score: float
+    se: float
+
+    def as_dict(self) -> dict:
+        return {**self.keys, "contract": self.contract, "n": self.n, "success_rate": self.success_rate,
+                "ci95": list(self.ci95), "mean_score": self.mean_score, "se": self.se}
+
+
+def _files(path: Path) -> list[Path]:
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*") if p.suffix in (".csv", ".parquet") and p.is_file())
+        if not files:
+            raise BatchFileError(f"{path}: no .csv or .parquet file in this directory")
+        return files
+    if not path.exists():
+        raise BatchFileError(f"{path}: no such file")
+    if path.suffix not in (".csv", ".parquet"):
+        raise BatchFileError(f"{path}: expected a .csv or .parquet file")
+    return [path]
+
+
+def _columns(path: Path) -> list[str]:
+    try:
+        if path.suffix == ".parquet":
+            import pyarrow.parquet as pq
+            return list(pq.ParquetFile(path).schema_arrow.names)
+        return list(pd.read_csv(path, nrows=0).columns)
+    except Exception as exc:  # noqa: BLE001 - any reader failure is a corrupt file to the user
+        raise BatchFileError(f"{path}: cannot read it as {path.suffix[1:]} ({exc.__class__.__name__}: {exc})") from None
+
+
+def _chunks(path: Path, columns: list[str]) -> Iterator[pd.DataFrame]:
+    try:
+        if path.suffix == ".parquet":
+            import pyarrow.parquet as pq
+            for batch in pq.ParquetFile(path).iter_batches(batch_size=CHUNK_ROWS, columns=columns):
+                yield batch.to_pandas()
+        else:
+            yield from pd.read_csv(path, usecols=columns, chunksize=CHUNK_ROWS)
+    except BatchFileError:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        raise BatchFileError(f"{path}: cannot read it ({exc.__class__.__name__}: {exc})") from None
+
+
+def summarize(path: str | Path, by: list[str], contracts: list[str] | None = None) -> list[GroupSummary]:
+    """Summaries per group of ``by`` and per contract (default: every contract in the file)."""
+    files = _files(Path(path))
+    available = _columns(files[0])
+    missing = [c for c in by if c not in available]
+    if missing:
+        raise BatchFileError(f"unknown column {missing[0]!r} in --by (columns: {', '.join(available)})")
+    if contracts is None:
+        contracts = [tok for tok, col in CONTRACT_COLUMNS.items() if f"{col}_made" in available]
+    else:
+        for tok in contracts:
+            if tok not in CONTRACT_COLUMNS:
+                raise BatchFileError(f"unknown contract {tok!r} (expected one of: {', '.join(CONTRACT_COLUMNS)})")
+            if f"{CONTRACT_COLUMNS[tok]}_made" not in available:
+                raise BatchFileError(f"contract {tok!r} is not in this file")
+    if not contracts:
+        raise BatchFileError("no contract results in this file")
+    needed = list(dict.fromkeys(by + [f"{CONTRACT_COLUMNS[t]}_{k}" for t in contracts for k in ("made", "score")]))
+    sums: pd.DataFrame | None = None
+    for file in files:
+        for chunk in _chunks(file, needed):
+            parts = []
+            for tok in contracts:
+                col = CONTRACT_COLUMNS[tok]
+                made = chunk[f"{col}_made"].astype("float64")
+                score = chunk[f"{col}_score"].astype("float64")
+                frame = chunk[by].copy()
+                frame["contract"] = tok
+                frame["n"] = made.notna().astype("int64")
+                frame["made"] = made.fillna(0.0)
+                frame["score"] = score.fillna(0.0)
+                frame["score2"] = score.fillna(0.0) ** 2
+                parts.append(frame)
+            agg = pd.concat(parts).groupby(by + ["contract"], dropna=False, sort=False)[
+                ["n", "made", "score", "score2"]].sum()
+            sums = agg if sums is None else sums.add(agg, fill_value=0)
+    if sums is None:
+        return []
+    out = []
+    order = {tok: i for i, tok in enumerate(CONTRACT_COLUMNS)}
+    rows = sorted(sums.iterrows(), key=lambda kv: (tuple(_sort_key(v) for v in kv[0][:-1]), order[kv[0][-1]]))
+    for key, row in rows:
+        n = int(row["n"])
+        if n == 0:
+            continue
+        mean = row["score"] / n
+        var = (row["score2"] - n * mean * mean) / (n - 1) if n > 1 else float("nan")
+        made = int(round(row["made"]))
+        keys = {col: _plain(v) for col, v in zip(by, key[:-1])}
+        out.append(GroupSummary(keys=keys, contract=key[-1], n=n, success_rate=made / n,
+                                ci95=wilson_interval(made, n), mean_score=float(mean),
+                                se=math.sqrt(max(var, 0.0) / n) if n > 1 else float("nan")))
+    return out
+
+
+def _plain(value):
+    """numpy scalars to plain Python for JSON."""
+    return value.item() if hasattr(value, "item") else value
+
+
+def _sort_key(value):
+    return (0, value) if isinstance(value, (int, float)) and not isinstance(value, bool) else (1, str(value))

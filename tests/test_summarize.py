@@ -1,0 +1,76 @@
+"""summarize: grouped success rates and mean scores on CSV, Parquet and partitioned input."""
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from analyzer.summarize import BatchFileError, summarize
+from cli.main import main
+
+
+@pytest.fixture
+def batch(tmp_path):
+    rng = np.random.default_rng(4)
+    n = 5000
+    frame = pd.DataFrame({
+        "oudlers": rng.integers(0, 4, n),
+        "trumps": rng.integers(4, 12, n),
+    })
+    for col in ("prise", "garde"):
+        made = rng.random(n) < 0.2 + 0.2 * frame["oudlers"]
+        frame[f"{col}_made"] = made
+        frame[f"{col}_score"] = np.where(made, 30.0, -30.0) * (1 if col == "prise" else 2)
+    path = tmp_path / "batch.csv"
+    frame.to_csv(path, index=False)
+    return frame, path
+
+
+def test_groups_match_pandas(batch):
+    frame, path = batch
+    out = summarize(path, ["oudlers"], ["garde"])
+    assert [g.keys["oudlers"] for g in out] == [0, 1, 2, 3]
+    for g in out:
+        sub = frame[frame["oudlers"] == g.keys["oudlers"]]
+        assert g.n == len(sub)
+        assert g.success_rate == pytest.approx(sub["garde_made"].mean())
+        assert g.mean_score == pytest.approx(sub["garde_score"].mean())
+        assert g.se == pytest.approx(sub["garde_score"].std(ddof=1) / math.sqrt(len(sub)))
+        assert g.ci95[0] < g.success_rate < g.ci95[1]
+
+
+def test_parquet_and_partitioned_directory_give_the_same(batch, tmp_path):
+    frame, path = batch
+    pq_path = tmp_path / "batch.parquet"
+    frame.to_parquet(pq_path)
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    frame.iloc[:2000].to_parquet(parts / "part-0.parquet")
+    frame.iloc[2000:].to_parquet(parts / "part-1.parquet")
+    a = [g.as_dict() for g in summarize(path, ["oudlers", "trumps"])]
+    b = [g.as_dict() for g in summarize(pq_path, ["oudlers", "trumps"])]
+    c = [g.as_dict() for g in summarize(parts, ["oudlers", "trumps"])]
+    assert a == b
+    for x, y in zip(a, c):
+        assert x.keys() == y.keys() and x["n"] == y["n"]
+        assert x["mean_score"] == pytest.approx(y["mean_score"])
+
+
+def test_cli_json_and_errors(batch, tmp_path):
+    _, path = batch
+    runner = CliRunner()
+    result = runner.invoke(main, ["summarize", str(path), "--by", "oudlers", "--contract", "prise", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    assert {"oudlers", "n", "success_rate", "ci95", "mean_score", "se"} <= rows[0].keys()
+    bad = runner.invoke(main, ["summarize", str(path), "--by", "colour"])
+    assert bad.exit_code != 0 and "unknown column 'colour'" in bad.output and "Traceback" not in bad.output
+    corrupt = tmp_path / "corrupt.parquet"
+    corrupt.write_bytes(b"not a parquet file")
+    bad = runner.invoke(main, ["summarize", str(corrupt), "--by", "oudlers"])
+    assert bad.exit_code != 0 and "cannot read" in bad.output
+    with pytest.raises(BatchFileError, match="no such file"):
+        summarize(tmp_path / "missing.csv", ["oudlers"])
