@@ -1,0 +1,70 @@
+"""Batch drivers: many deals in ``prange``, each writing its own row of preallocated outputs.
+
+Deal ``i`` uses the random stream ``(seed, offset + i)`` (``kernels/deals.py``), so results do not
+depend on the thread count, the scheduling or how a run is cut into chunks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from kernels.deals import deal_into, stream_state
+from kernels.playout import STATE_SIZE, deal_to_play, play_out
+
+
+@njit(cache=True)
+def places_to_words(places, players, hs, ht):
+    for p in range(players + 1):
+        hs[p] = np.uint64(0)
+        ht[p] = np.uint64(0)
+    for c in range(78):
+        p = places[c]
+        if p < 0:
+            continue
+        if c < 56:
+            hs[p] |= np.uint64(1) << np.uint64(c)
+        else:
+            ht[p] |= np.uint64(1) << np.uint64(c - 56)
+
+
+@njit(parallel=True, cache=True)
+def sample_batch(fixed, unseen, slots, players, exclude_petit_sec, seed, offset, out, tries):
+    """Deals ``offset … offset+n-1`` into ``out`` (n × 78 places); ``tries[i]`` draws used (-1: gave up)."""
+    for i in prange(out.shape[0]):
+        state = stream_state(seed, offset + i)
+        _, tries[i] = deal_into(fixed, unseen, slots, players, exclude_petit_sec, state, out[i])
+
+
+@njit(parallel=True, cache=True)
+def play_batch(places, players, takers, contracts, policies, seed, offset, declare, pab_flat, poignee_values,
+               results, traces):
+    """Play every deal of ``places`` (n × 78) from the start: the taker's call, discard and
+    declarations by the simulated seats, then the cards by ``policies[i, seat]``.  Scores and the
+    count go to ``results[i]`` (see ``kernels/playout.py``), the cards played to ``traces[i]``."""
+    for i in prange(places.shape[0]):
+        hs = np.empty(players + 1, dtype=np.uint64)
+        ht = np.empty(players + 1, dtype=np.uint64)
+        st = np.empty(STATE_SIZE, dtype=np.int64)
+        places_to_words(places[i], players, hs, ht)
+        deal_to_play(hs, ht, st, players, takers[i], contracts[i], pab_flat, poignee_values, declare)
+        state = stream_state(seed, offset + i)
+        play_out(hs, ht, st, policies[i], state, results[i], traces[i])
+
+
+@njit(parallel=True, cache=True)
+def deal_and_play_batch(fixed, unseen, slots, players, taker, contract, policies, seed, offset, declare,
+                        pab_flat, poignee_values, results):
+    """Deal (petit sec excluded) and play ``results.shape[0]`` deals: the benchmark's and the odds' loop."""
+    for i in prange(results.shape[0]):
+        places = np.empty(78, dtype=np.int8)
+        state = stream_state(seed, offset + i)
+        state, tries = deal_into(fixed, unseen, slots, players, True, state, places)
+        hs = np.empty(players + 1, dtype=np.uint64)
+        ht = np.empty(players + 1, dtype=np.uint64)
+        st = np.empty(STATE_SIZE, dtype=np.int64)
+        places_to_words(places, players, hs, ht)
+        deal_to_play(hs, ht, st, players, taker, contract, pab_flat, poignee_values, declare)
+        trace = np.empty(0, dtype=np.int16)
+        play_out(hs, ht, st, policies, state, results[i], trace)
+
