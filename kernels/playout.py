@@ -67,7 +67,13 @@ TRICK_CARDS = 24       # P entries: cards of the trick in play
 TRICK_SEATS = 29       # P entries: who played them
 EXCL_S = 34            # P entries: suit cards each seat cannot hold (revealed in play)
 EXCL_T = 39            # P entries: trump words each seat cannot hold
-STATE_SIZE = 44
+LED = 44               # the trick in play: suit led (0-3, 4 trumps, -1 none yet)
+TOP = 45               # highest trump in it (card id) or -1
+BEST = 46              # its winning card so far, or -1
+BEST_SEAT = 47
+POINTS = 48            # half-points in it, the Excuse apart
+EXCUSE_SEAT = 49       # who played the Excuse in it, or -1
+STATE_SIZE = 50
 
 # Result vector (per deal): per-seat scores in 0..P-1, then these.
 R_TAKER_HP = 5
@@ -80,48 +86,31 @@ R_TOTAL = 10           # per defender, seen from the taker's side
 RESULT_SIZE = 11
 
 
-@njit(cache=True)
-def card_word_bit(card):
-    """(0 for the suit word or 1 for the trump word, bit mask in that word)."""
-    if card < FIRST_TRUMP_ID:
-        return 0, ONE << np.uint64(card)
-    return 1, ONE << np.uint64(card - FIRST_TRUMP_ID)
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def side_of(st, seat):
     """1 for the taker's side, 0 for the defence."""
     return 1 if seat == st[TAKER] or seat == st[PARTNER] else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_words(hand_s, hand_t, st):
     """(suit word, trump word) of the legal cards of a hand in the trick in play."""
-    n = st[TRICK_LEN]
-    excuse = hand_t & EXCUSE_MASK
-    led = -1
-    top = -1
-    for i in range(n):
-        c = st[TRICK_CARDS + i]
-        if c == EXCUSE_ID:
-            continue
-        if led == -1:
-            led = c // 14 if c < FIRST_TRUMP_ID else 4
-        if FIRST_TRUMP_ID <= c < EXCUSE_ID and c > top:
-            top = c
+    led = st[LED]
     if led == -1:
-        if n == 0 and st[TRICK] == 0 and st[CALLED] >= 0:
+        if st[TRICK_LEN] == 0 and st[TRICK] == 0 and st[CALLED] >= 0:
             called = st[CALLED]
             forbidden = suit_bits(called // 14) & ~(ONE << np.uint64(called))
             if hand_s & ~forbidden != ZERO or hand_t != ZERO:
                 return hand_s & ~forbidden, hand_t
         return hand_s, hand_t
+    excuse = hand_t & EXCUSE_MASK
     if led < 4:
         follow = hand_s & suit_bits(led)
         if follow != ZERO:
             return follow, excuse
     trumps = hand_t & ALL_TRUMPS
     if trumps != ZERO:
+        top = st[TOP]
         if top >= 0:
             over = trumps & ~((ONE << np.uint64(top - FIRST_TRUMP_ID + 1)) - ONE)
             if over != ZERO:
@@ -130,121 +119,113 @@ def legal_words(hand_s, hand_t, st):
     return hand_s, hand_t
 
 
-@njit(cache=True)
-def trick_winner_index(st):
-    """Index in the trick in play of the winning card (the Excuse never wins)."""
-    n = st[TRICK_LEN]
-    best = -1
-    best_i = -1
-    led = -1
-    for i in range(n):
-        c = st[TRICK_CARDS + i]
-        if c == EXCUSE_ID:
-            continue
-        suit = c // 14 if c < FIRST_TRUMP_ID else 4
-        if led == -1:
-            led = suit
-        if best == -1:
-            best, best_i = c, i
-            continue
-        best_suit = best // 14 if best < FIRST_TRUMP_ID else 4
-        if suit == 4:
-            if best_suit != 4 or c > best:
-                best, best_i = c, i
-        elif best_suit != 4 and suit == led and c > best:
-            best, best_i = c, i
-    return best_i
-
-
-@njit(cache=True)
-def reveal(st, seat, card):
-    """What ``seat`` playing ``card`` tells everybody: voids, no trumps, no trump above the trick's."""
-    if card == EXCUSE_ID:
+@njit(cache=True, inline="always")
+def reveal(st, seat, card, suit):
+    """What ``seat`` playing ``card`` (of ``suit``) tells everybody: voids, no trumps, no trump above
+    the trick's highest."""
+    led = st[LED]
+    if led == -1 or card == EXCUSE_ID:
         return
-    led = -1
-    top = -1
-    for i in range(st[TRICK_LEN]):
-        c = st[TRICK_CARDS + i]
-        if c == EXCUSE_ID:
-            continue
-        if led == -1:
-            led = c // 14 if c < FIRST_TRUMP_ID else 4
-        if FIRST_TRUMP_ID <= c < EXCUSE_ID and c > top:
-            top = c
-    if led == -1:
-        return
-    suit = card // 14 if card < FIRST_TRUMP_ID else 4
-    ex_s = np.uint64(st[EXCL_S + seat])
-    ex_t = np.uint64(st[EXCL_T + seat])
     if suit != led:
         if led < 4:
-            ex_s |= suit_bits(led)
+            st[EXCL_S + seat] |= np.int64(suit_bits(led))
         if suit != 4:
-            ex_t |= ALL_TRUMPS
+            st[EXCL_T + seat] |= np.int64(ALL_TRUMPS)
+    top = st[TOP]
     if suit == 4 and top >= 0 and card < top:
-        ex_t |= ALL_TRUMPS & ~((ONE << np.uint64(top - FIRST_TRUMP_ID + 1)) - ONE)
-    st[EXCL_S + seat] = np.int64(ex_s)
-    st[EXCL_T + seat] = np.int64(ex_t)
+        st[EXCL_T + seat] |= np.int64(ALL_TRUMPS & ~((ONE << np.uint64(top - FIRST_TRUMP_ID + 1)) - ONE))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def new_trick(st, leader):
+    st[LEADER] = leader
+    st[TRICK_LEN] = 0
+    st[LED] = -1
+    st[TOP] = -1
+    st[BEST] = -1
+    st[BEST_SEAT] = -1
+    st[POINTS] = 0
+    st[EXCUSE_SEAT] = -1
+
+
+@njit(cache=True, inline="always")
 def play_card(hs, ht, st, card):
     """The seat to play plays ``card`` (assumed legal); resolves the trick when it is complete."""
     players = st[PLAYERS]
     n = st[TRICK_LEN]
-    seat = (st[LEADER] + n) % players
-    reveal(st, seat, card)
-    w, b = card_word_bit(card)
-    if w == 0:
-        hs[seat] &= ~b
+    seat = st[LEADER] + n
+    if seat >= players:
+        seat -= players
+    if card < FIRST_TRUMP_ID:
+        suit = card // 14
+        hs[seat] &= ~(ONE << np.uint64(card))
     else:
-        ht[seat] &= ~b
+        suit = 4 if card < EXCUSE_ID else 5
+        ht[seat] &= ~(ONE << np.uint64(card - FIRST_TRUMP_ID))
+    reveal(st, seat, card, suit)
     st[TRICK_CARDS + n] = card
     st[TRICK_SEATS + n] = seat
     st[TRICK_LEN] = n + 1
     if card == st[CALLED]:
         st[PARTNER_KNOWN] = 1
-    if n + 1 < players:
-        return
+    if card == EXCUSE_ID:
+        st[EXCUSE_SEAT] = seat
+    else:
+        st[POINTS] += HALF_POINTS[card]
+        if st[LED] == -1:
+            st[LED] = suit
+        best = st[BEST]
+        if best == -1:
+            wins = True
+        elif suit == 4:
+            wins = best < FIRST_TRUMP_ID or card > best
+        else:
+            wins = best < FIRST_TRUMP_ID and suit == st[LED] and card > best
+        if wins:
+            st[BEST] = card
+            st[BEST_SEAT] = seat
+        if suit == 4 and card > st[TOP]:
+            st[TOP] = card
+    if n + 1 == players:
+        end_trick(st)
+
+
+@njit(cache=True, inline="always")
+def end_trick(st):
+    """Give the complete trick to its winner and note what the count will need."""
+    players = st[PLAYERS]
     last = st[TRICK] == HAND_SIZE[players] - 1
-    wi = trick_winner_index(st)
-    winner = st[TRICK_SEATS + wi]
-    excuse_i = -1
-    for i in range(players):
-        if st[TRICK_CARDS + i] == EXCUSE_ID:
-            excuse_i = i
-    if excuse_i >= 0:
-        owner_seat = st[TRICK_SEATS + excuse_i]
-        owner = side_of(st, owner_seat)
+    winner = st[BEST_SEAT]
+    excuse_seat = st[EXCUSE_SEAT]
+    if excuse_seat >= 0:
+        owner = side_of(st, excuse_seat)
         if last and st[TRICK] > 0 and st[LAST_TRICK_SIDE_ALL] == (1 if owner == 1 else -1):
-            winner = owner_seat                 # the chelem exception: the Excuse wins the last trick
+            winner = excuse_seat                # the chelem exception: the Excuse wins the last trick
         st[EXCUSE_TRICK] = st[TRICK]
         st[EXCUSE_OWNER] = owner
     wside = side_of(st, winner)
-    points = 0
+    if excuse_seat >= 0:
+        st[EXCUSE_WINNER] = wside
     for i in range(players):
         c = st[TRICK_CARDS + i]
-        if c == EXCUSE_ID:
-            continue
-        points += HALF_POINTS[c]
         if c == PETIT_ID:
             st[PETIT_TRICK] = st[TRICK]
             st[PETIT_WINNER] = wside
-        if wside == 1 and (c == PETIT_ID or c == TWENTY_ONE_ID):
+            if wside == 1:
+                st[TAKER_OUDLERS] += 1
+        elif c == TWENTY_ONE_ID and wside == 1:
             st[TAKER_OUDLERS] += 1
-    if excuse_i >= 0:
-        st[EXCUSE_WINNER] = wside
     if wside == 1:
-        st[TAKER_HP] += points
+        st[TAKER_HP] += st[POINTS]
         st[TAKER_TRICKS] += 1
+    sign = 1 if wside == 1 else -1
     if st[TRICK] == 0:
-        st[LAST_TRICK_SIDE_ALL] = 1 if wside == 1 else -1
-    elif st[LAST_TRICK_SIDE_ALL] != (1 if wside == 1 else -1):
+        st[LAST_TRICK_SIDE_ALL] = sign
+    elif st[LAST_TRICK_SIDE_ALL] != sign:
         st[LAST_TRICK_SIDE_ALL] = 0
     st[LAST_WINNER] = winner
-    st[LEADER] = winner
     st[TRICK] += 1
-    st[TRICK_LEN] = 0
+    new_trick(st, winner)
 
 
 @njit(cache=True)
@@ -381,14 +362,12 @@ def start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, 
     st[EXCUSE_TRICK] = -1
     st[PETIT_TRICK] = -1
     if called >= 0:
-        w, b = card_word_bit(called)
+        b = ONE << np.uint64(called)        # a called card is a suit card
         for s in range(players):
-            held = hs[s] & b if w == 0 else ht[s] & b
-            if held != ZERO and s != taker:
+            if hs[s] & b != ZERO and s != taker:
                 st[PARTNER] = s
     if called >= 0 and contract <= GARDE:
-        w, b = card_word_bit(called)
-        if (hs[players] & b if w == 0 else ht[players] & b) != ZERO:
+        if hs[players] & (ONE << np.uint64(called)) != ZERO:
             st[PARTNER_KNOWN] = 1                # the chien is shown: the taker is alone, for all to see
     if contract <= GARDE:
         hs[taker] |= hs[players]
@@ -403,8 +382,8 @@ def start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, 
         if poignee_levels[s] >= 0:
             bonus += POIGNEE_BONUS[poignee_values, poignee_levels[s]]
     st[POIGNEE] = bonus
-    st[LEADER] = taker if chelem > 0 else 0
     st[LAST_WINNER] = -1
+    new_trick(st, taker if chelem > 0 else 0)
 
 
 @njit(cache=True)

@@ -180,3 +180,17 @@ def sample_world(allowed, fixed, constrained, last, strides, left, table, start,
             out_place[cards[k]] = p
             k += 1
     return state
+
+
+@njit(cache=True)
+def meets_counts(places, count_seat, count_cards, count_min, count_max):
+    """Whether every "seat holds between min and max cards of a group" constraint holds
+    (``count_cards[k]`` is a boolean row over the 78 cards)."""
+    for k in range(count_seat.shape[0]):
+        n = 0
+        for c in range(78):
+            if count_cards[k, c] and places[c] == count_seat[k]:
+                n += 1
+        if n < count_min[k] or n > count_max[k]:
+            return False
+    return True
