@@ -8,6 +8,7 @@ import click
 
 from analyzer import __version__
 from analyzer.errors import TarotError
+from cli.bench import bench
 from cli.score import score
 from cli.summarize import summarize
 
@@ -44,5 +45,6 @@ def main() -> None:
     """
 
 
+main.add_command(bench)
 main.add_command(score)
 main.add_command(summarize)

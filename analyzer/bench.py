@@ -1,0 +1,116 @@
+"""The benchmark behind ``tarot-analyzer bench``: the kernels' throughput and first-call time.
+
+* ``deals_per_s``: 4 players, one 18-card hand fixed, the other 60 cards dealt, petit sec excluded;
+* ``random_playouts_per_s``: 4 players, deal included, 18 tricks of uniformly random legal play,
+  Garde by the fixed hand with the heuristic discard, scores computed;
+* ``heuristic_playouts_per_s``: the same with the heuristic card play;
+* ``first_call_s``: a fresh Python process importing the kernels and making one small call of each
+  (compilation, or loading the on-disk cache).
+
+Each throughput is the best of a few repetitions after a warm-up call, at one thread and at the
+requested number of threads.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import numba
+import numpy as np
+
+from analyzer import cards as C
+from analyzer.notation import parse_mask
+from kernels import playout as K
+from kernels.batch import deal_and_play_batch, sample_batch
+
+BENCH_HAND = "21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C"
+PLAYERS = 4
+
+
+def _setup():
+    fixed = np.full(C.N_CARDS, -1, dtype=np.int8)
+    for card in C.cards_of(parse_mask(BENCH_HAND)):
+        fixed[card] = 0
+    unseen = np.array([c for c in range(C.N_CARDS) if fixed[c] < 0], dtype=np.int64)
+    slots = np.array([1] * 18 + [2] * 18 + [3] * 18 + [4] * 6, dtype=np.int64)
+    return fixed, unseen, slots
+
+
+def _best_rate(fn, n: int, repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn(n)
+        best = min(best, time.perf_counter() - t)
+    return n / best
+
+
+def deals_rate(n: int = 2_000_000, repeats: int = 3) -> float:
+    fixed, unseen, slots = _setup()
+    out = np.empty((n, C.N_CARDS), dtype=np.int8)
+    tries = np.empty(n, dtype=np.int64)
+
+    def run(k):
+        sample_batch(fixed, unseen, slots, PLAYERS, True, np.uint64(1), 0, out[:k], tries[:k])
+
+    run(100)
+    return _best_rate(run, n, repeats)
+
+
+def playouts_rate(policy: int, n: int, repeats: int = 3) -> float:
+    fixed, unseen, slots = _setup()
+    policies = np.full(PLAYERS, policy, dtype=np.int64)
+    results = np.empty((n, K.RESULT_SIZE), dtype=np.int64)
+
+    def run(k):
+        deal_and_play_batch(fixed, unseen, slots, PLAYERS, 0, K.GARDE, policies, np.uint64(1), 0, True, 0, 0,
+                            results[:k])
+
+    run(100)
+    return _best_rate(run, n, repeats)
+
+
+FIRST_CALL_SNIPPET = """
+import time
+t = time.perf_counter()
+from analyzer.bench import deals_rate, playouts_rate
+deals_rate(1000, 1); playouts_rate(0, 100, 1); playouts_rate(1, 100, 1)
+print(time.perf_counter() - t)
+"""
+
+
+def first_call_seconds() -> float:
+    """Import and first calls in a fresh process (with this environment's Numba cache)."""
+    out = subprocess.run([sys.executable, "-c", FIRST_CALL_SNIPPET], capture_output=True, text=True, check=True,
+                         env=os.environ.copy())
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def run_bench(jobs: int | None = None, quick: bool = False) -> dict:
+    """All figures; ``quick`` uses small sizes (for tests)."""
+    threads = jobs or numba.config.NUMBA_NUM_THREADS
+    threads = max(1, min(threads, numba.config.NUMBA_NUM_THREADS))
+    scale = 0.01 if quick else 1.0
+    sizes = {"deals": int(2_000_000 * scale), "random": int(400_000 * scale), "heuristic": int(150_000 * scale)}
+    figures: dict = {"first_call_s": round(first_call_seconds(), 3)}
+    previous = numba.get_num_threads()
+    try:
+        for label, count in (("1_thread", 1), ("", threads)):
+            if label == "" and threads == 1:
+                break
+            numba.set_num_threads(count)
+            suffix = f"_{label}" if label else ""
+            figures[f"deals_per_s{suffix}"] = round(deals_rate(sizes["deals"]))
+            figures[f"random_playouts_per_s{suffix}"] = round(playouts_rate(K.RANDOM, sizes["random"]))
+            figures[f"heuristic_playouts_per_s{suffix}"] = round(playouts_rate(K.HEURISTIC, sizes["heuristic"]))
+    finally:
+        numba.set_num_threads(previous)
+    if threads == 1:
+        for key in ("deals_per_s", "random_playouts_per_s", "heuristic_playouts_per_s"):
+            figures[key] = figures[f"{key}_1_thread"]
+    figures["threads"] = threads
+    figures["cpu_count"] = os.cpu_count()
+    return figures

@@ -1,0 +1,34 @@
+"""``tarot-analyzer bench``: the kernels' speed on this machine."""
+
+from __future__ import annotations
+
+import click
+
+from analyzer.bench import run_bench
+from cli.options import echo_json, format_option
+
+LABELS = {
+    "deals_per_s": "deals / s (4 players, one hand fixed, petit sec excluded)",
+    "random_playouts_per_s": "random playouts / s (4 players, deal included, scored)",
+    "heuristic_playouts_per_s": "heuristic playouts / s (4 players, deal included, scored)",
+    "first_call_s": "first call in a fresh process (s)",
+    "threads": "threads",
+}
+
+
+@click.command()
+@click.option("--jobs", type=click.IntRange(1, None), help="Threads (default: all available).")
+@click.option("--quick", is_flag=True, help="Small sizes: a smoke test, not a measurement.")
+@format_option("table", "json")
+def bench(jobs, quick, fmt) -> None:
+    """Throughput of the deal sampler and the playout kernels, and the first-call time."""
+    figures = run_bench(jobs, quick)
+    if fmt == "json":
+        echo_json(figures)
+        return
+    for key, value in figures.items():
+        base = key.removesuffix("_1_thread")
+        label = LABELS.get(base, key)
+        if key.endswith("_1_thread"):
+            label += ", 1 thread"
+        click.echo(f"{label:<62} {value:>12,}" if isinstance(value, int) else f"{label:<62} {value:>12}")

@@ -1,0 +1,16 @@
+"""bench prints the figures the kernels issue asks for (values are not judged: machines are noisy)."""
+
+import json
+
+from click.testing import CliRunner
+
+from cli.main import main
+
+
+def test_bench_reports_every_figure():
+    result = CliRunner().invoke(main, ["bench", "--quick", "--jobs", "1", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    for key in ("deals_per_s", "random_playouts_per_s", "heuristic_playouts_per_s", "threads", "first_call_s"):
+        assert figures[key] > 0
+    assert figures["threads"] == 1
