@@ -1,4 +1,28 @@
 """Numba-jitted kernels only (deal sampling, legal moves, tricks, playouts, scoring, batch drivers).
 
 Imports here are limited to numpy, numba and sibling kernel modules.
+
+Numba's on-disk cache keys a compiled function on its own source file only, so a kernel that
+calls a kernel of another file would keep running a stale copy of it after an upgrade.  The cache
+directory is therefore keyed on a hash of every kernel source: any change starts a fresh cache.
+It lives under ``NUMBA_CACHE_DIR`` when that is set, else under the user's cache directory.
 """
+
+import hashlib
+import os
+from pathlib import Path
+
+import numba
+
+
+def _cache_dir() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "tarot-analyzer")
+    return os.path.join(base, f"kernels-{digest.hexdigest()[:16]}")
+
+
+numba.config.CACHE_DIR = _cache_dir()

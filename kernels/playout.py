@@ -93,15 +93,13 @@ def side_of(st, seat):
 
 
 @njit(cache=True, inline="always")
-def legal_words(hand_s, hand_t, st):
-    """(suit word, trump word) of the legal cards of a hand in the trick in play."""
-    led = st[LED]
+def legal_from(hand_s, hand_t, led, top, forbidden_lead):
+    """(suit word, trump word) of the legal cards of a hand, given the suit led (-1: leading, or only
+    the Excuse so far), the highest trump in the trick (card id or -1) and, for a lead, the cards
+    that may not be led unless nothing else is left (5 players, first trick)."""
     if led == -1:
-        if st[TRICK_LEN] == 0 and st[TRICK] == 0 and st[CALLED] >= 0:
-            called = st[CALLED]
-            forbidden = suit_bits(called // 14) & ~(ONE << np.uint64(called))
-            if hand_s & ~forbidden != ZERO or hand_t != ZERO:
-                return hand_s & ~forbidden, hand_t
+        if forbidden_lead != ZERO and (hand_s & ~forbidden_lead != ZERO or hand_t != ZERO):
+            return hand_s & ~forbidden_lead, hand_t
         return hand_s, hand_t
     excuse = hand_t & EXCUSE_MASK
     if led < 4:
@@ -110,7 +108,6 @@ def legal_words(hand_s, hand_t, st):
             return follow, excuse
     trumps = hand_t & ALL_TRUMPS
     if trumps != ZERO:
-        top = st[TOP]
         if top >= 0:
             over = trumps & ~((ONE << np.uint64(top - FIRST_TRUMP_ID + 1)) - ONE)
             if over != ZERO:
@@ -120,23 +117,21 @@ def legal_words(hand_s, hand_t, st):
 
 
 @njit(cache=True, inline="always")
-def reveal(st, seat, card, suit):
-    """What ``seat`` playing ``card`` (of ``suit``) tells everybody: voids, no trumps, no trump above
-    the trick's highest."""
-    led = st[LED]
-    if led == -1 or card == EXCUSE_ID:
-        return
-    if suit != led:
-        if led < 4:
-            st[EXCL_S + seat] |= np.int64(suit_bits(led))
-        if suit != 4:
-            st[EXCL_T + seat] |= np.int64(ALL_TRUMPS)
-    top = st[TOP]
-    if suit == 4 and top >= 0 and card < top:
-        st[EXCL_T + seat] |= np.int64(ALL_TRUMPS & ~((ONE << np.uint64(top - FIRST_TRUMP_ID + 1)) - ONE))
+def forbidden_first_lead(called, trick, n):
+    """The called suit but the called card, while the first trick is being led (5 players)."""
+    if called < 0 or trick != 0 or n != 0:
+        return ZERO
+    return suit_bits(called // 14) & ~(ONE << np.uint64(called))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
+def legal_words(hand_s, hand_t, st):
+    """(suit word, trump word) of the legal cards of a hand in the trick in play."""
+    return legal_from(hand_s, hand_t, st[LED], st[TOP],
+                      forbidden_first_lead(st[CALLED], st[TRICK], st[TRICK_LEN]))
+
+
+@njit(cache=True)
 def new_trick(st, leader):
     st[LEADER] = leader
     st[TRICK_LEN] = 0
@@ -146,86 +141,6 @@ def new_trick(st, leader):
     st[BEST_SEAT] = -1
     st[POINTS] = 0
     st[EXCUSE_SEAT] = -1
-
-
-@njit(cache=True, inline="always")
-def play_card(hs, ht, st, card):
-    """The seat to play plays ``card`` (assumed legal); resolves the trick when it is complete."""
-    players = st[PLAYERS]
-    n = st[TRICK_LEN]
-    seat = st[LEADER] + n
-    if seat >= players:
-        seat -= players
-    if card < FIRST_TRUMP_ID:
-        suit = card // 14
-        hs[seat] &= ~(ONE << np.uint64(card))
-    else:
-        suit = 4 if card < EXCUSE_ID else 5
-        ht[seat] &= ~(ONE << np.uint64(card - FIRST_TRUMP_ID))
-    reveal(st, seat, card, suit)
-    st[TRICK_CARDS + n] = card
-    st[TRICK_SEATS + n] = seat
-    st[TRICK_LEN] = n + 1
-    if card == st[CALLED]:
-        st[PARTNER_KNOWN] = 1
-    if card == EXCUSE_ID:
-        st[EXCUSE_SEAT] = seat
-    else:
-        st[POINTS] += HALF_POINTS[card]
-        if st[LED] == -1:
-            st[LED] = suit
-        best = st[BEST]
-        if best == -1:
-            wins = True
-        elif suit == 4:
-            wins = best < FIRST_TRUMP_ID or card > best
-        else:
-            wins = best < FIRST_TRUMP_ID and suit == st[LED] and card > best
-        if wins:
-            st[BEST] = card
-            st[BEST_SEAT] = seat
-        if suit == 4 and card > st[TOP]:
-            st[TOP] = card
-    if n + 1 == players:
-        end_trick(st)
-
-
-@njit(cache=True, inline="always")
-def end_trick(st):
-    """Give the complete trick to its winner and note what the count will need."""
-    players = st[PLAYERS]
-    last = st[TRICK] == HAND_SIZE[players] - 1
-    winner = st[BEST_SEAT]
-    excuse_seat = st[EXCUSE_SEAT]
-    if excuse_seat >= 0:
-        owner = side_of(st, excuse_seat)
-        if last and st[TRICK] > 0 and st[LAST_TRICK_SIDE_ALL] == (1 if owner == 1 else -1):
-            winner = excuse_seat                # the chelem exception: the Excuse wins the last trick
-        st[EXCUSE_TRICK] = st[TRICK]
-        st[EXCUSE_OWNER] = owner
-    wside = side_of(st, winner)
-    if excuse_seat >= 0:
-        st[EXCUSE_WINNER] = wside
-    for i in range(players):
-        c = st[TRICK_CARDS + i]
-        if c == PETIT_ID:
-            st[PETIT_TRICK] = st[TRICK]
-            st[PETIT_WINNER] = wside
-            if wside == 1:
-                st[TAKER_OUDLERS] += 1
-        elif c == TWENTY_ONE_ID and wside == 1:
-            st[TAKER_OUDLERS] += 1
-    if wside == 1:
-        st[TAKER_HP] += st[POINTS]
-        st[TAKER_TRICKS] += 1
-    sign = 1 if wside == 1 else -1
-    if st[TRICK] == 0:
-        st[LAST_TRICK_SIDE_ALL] = sign
-    elif st[LAST_TRICK_SIDE_ALL] != sign:
-        st[LAST_TRICK_SIDE_ALL] = 0
-    st[LAST_WINNER] = winner
-    st[TRICK] += 1
-    new_trick(st, winner)
 
 
 @njit(cache=True)
@@ -416,23 +331,27 @@ def deal_to_play(hs, ht, st, players, taker, contract, pab_flat, poignee_values,
                pab_flat, poignee_values)
 
 
-@njit(cache=True)
-def seat_allies(st, seat):
+@njit(cache=True, inline="always")
+def allies_of(players, taker, partner, partner_known, seat):
     """Bitmask of the seats ``seat`` knows to be on its side (itself included).
 
     At 5 players the sides are public only once the called card is played (or seen in the chien);
     before that the partner knows the taker, and the others know only themselves."""
-    players = st[PLAYERS]
-    if players != 5 or st[PARTNER_KNOWN] == 1:
+    if players != 5 or partner_known == 1:
+        mine = seat == taker or seat == partner
         mask = 0
-        side = side_of(st, seat)
         for s in range(players):
-            if side_of(st, s) == side:
+            if (s == taker or s == partner) == mine:
                 mask |= 1 << s
         return mask
-    if seat == st[PARTNER]:
-        return (1 << seat) | (1 << st[TAKER])
+    if seat == partner:
+        return (1 << seat) | (1 << taker)
     return 1 << seat
+
+
+@njit(cache=True)
+def seat_allies(st, seat):
+    return allies_of(st[PLAYERS], st[TAKER], st[PARTNER], st[PARTNER_KNOWN], seat)
 
 
 @njit(cache=True)
@@ -445,8 +364,7 @@ def outstanding(hs, ht, st, seat):
         if s != seat:
             out_s |= hs[s]
             out_t |= ht[s]
-    contract = st[CONTRACT]
-    if contract <= GARDE:
+    if st[CONTRACT] <= GARDE:
         if seat != st[TAKER]:
             out_s |= hs[players]
             out_t |= ht[players] & ~np.uint64(st[SHOWN_T])
@@ -456,61 +374,193 @@ def outstanding(hs, ht, st, seat):
     return out_s, out_t
 
 
-@njit(cache=True)
-def choose(hs, ht, st, policy, state):
-    """The card the seat to play chooses under ``policy``; returns (card, RNG state)."""
-    players = st[PLAYERS]
-    seat = (st[LEADER] + st[TRICK_LEN]) % players
-    legal_s, legal_t = legal_words(hs[seat], ht[seat], st)
-    if policy == HEURISTIC:
-        out_s, out_t = outstanding(hs, ht, st, seat)
-        excl_s = np.empty(players, dtype=np.uint64)
-        excl_t = np.empty(players, dtype=np.uint64)
-        for s in range(players):
-            excl_s[s] = np.uint64(st[EXCL_S + s])
-            excl_t[s] = np.uint64(st[EXCL_T + s])
-        allies = seat_allies(st, seat)
-        my_side = side_of(st, seat)
-        side_won_all = st[TRICK] > 0 and st[LAST_TRICK_SIDE_ALL] == (1 if my_side == 1 else -1)
-        taker = st[TAKER]
-        card = heuristic_card(players, seat, taker, allies, ht[seat], legal_s, legal_t,
-                              st[TRICK_CARDS:TRICK_CARDS + players], st[TRICK_SEATS:TRICK_SEATS + players],
-                              st[TRICK_LEN], HAND_SIZE[players] - st[TRICK], side_won_all, out_s, out_t,
-                              excl_s, excl_t)
-        return card, state
-    n = popcount(legal_s) + popcount(legal_t)
+@njit(cache=True, inline="always")
+def random_card(legal_s, legal_t, state):
+    """A uniformly random card among the legal ones; returns (card, state)."""
+    ns = popcount(legal_s)
     state, z = splitmix64(state)
-    k = np.int64(z % np.uint64(n))
-    x = legal_s
-    while x != ZERO:
-        b = lowest_bit(x)
-        if k == 0:
-            return b, state
-        k -= 1
-        x &= x - ONE
+    k = np.int64(((z >> np.uint64(32)) * np.uint64(ns + popcount(legal_t))) >> np.uint64(32))
+    if k < ns:
+        x = legal_s
+        for _ in range(k):
+            x &= x - ONE
+        return lowest_bit(x), state
     x = legal_t
-    while x != ZERO:
-        b = lowest_bit(x)
-        if k == 0:
-            return FIRST_TRUMP_ID + b, state
-        k -= 1
+    for _ in range(k - ns):
         x &= x - ONE
-    return -1, state
+    return FIRST_TRUMP_ID + lowest_bit(x), state
+
+
+@njit(cache=True)
+def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
+    """Play ``forced`` cards first, then the cards ``policies[seat]`` choose, until ``max_cards`` cards
+    are played or the deal ends; at the end the deal is counted and scored into ``result``.  Cards
+    played are recorded in ``trace`` while it has room.  Returns (RNG state, cards played).
+
+    The trick in play and the running count live in local variables here (the state vector is read
+    at the start and written back at the end), which keeps the hot loop in registers."""
+    players = st[PLAYERS]
+    taker = st[TAKER]
+    partner = st[PARTNER]
+    called = st[CALLED]
+    n_tricks = HAND_SIZE[players]
+    trick = st[TRICK]
+    leader = st[LEADER]
+    n = st[TRICK_LEN]
+    led = st[LED]
+    top = st[TOP]
+    best = st[BEST]
+    best_seat = st[BEST_SEAT]
+    points = st[POINTS]
+    excuse_seat = st[EXCUSE_SEAT]
+    taker_tricks = st[TAKER_TRICKS]
+    taker_hp = st[TAKER_HP]
+    taker_oudlers = st[TAKER_OUDLERS]
+    partner_known = st[PARTNER_KNOWN]
+    side_all = st[LAST_TRICK_SIDE_ALL]
+    last_winner = st[LAST_WINNER]
+    heuristic = False
+    for s in range(players):
+        if policies[s] == HEURISTIC:
+            heuristic = True
+    excl_s = np.empty(players, dtype=np.uint64)
+    excl_t = np.empty(players, dtype=np.uint64)
+    for s in range(players):
+        excl_s[s] = np.uint64(st[EXCL_S + s])
+        excl_t[s] = np.uint64(st[EXCL_T + s])
+    played = 0
+    while trick < n_tricks and played < max_cards:
+        seat = leader + n
+        if seat >= players:
+            seat -= players
+        hand_s = hs[seat]
+        hand_t = ht[seat]
+        if played < forced.shape[0]:
+            card = forced[played]
+        else:
+            legal_s, legal_t = legal_from(hand_s, hand_t, led, top, forbidden_first_lead(called, trick, n))
+            if policies[seat] == HEURISTIC:
+                st[LED] = led
+                st[TRICK_LEN] = n
+                out_s, out_t = outstanding(hs, ht, st, seat)
+                mine = 1 if seat == taker or seat == partner else 0
+                side_won_all = trick > 0 and side_all == (1 if mine == 1 else -1)
+                card = heuristic_card(players, seat, taker, allies_of(players, taker, partner, partner_known, seat),
+                                      hand_t, legal_s, legal_t, st[TRICK_CARDS:TRICK_CARDS + players],
+                                      st[TRICK_SEATS:TRICK_SEATS + players], n, n_tricks - trick, side_won_all,
+                                      out_s, out_t, excl_s, excl_t)
+            else:
+                card, state = random_card(legal_s, legal_t, state)
+        if played < trace.shape[0]:
+            trace[played] = card
+        played += 1
+        # The card leaves the hand and what it reveals becomes public.
+        if card < FIRST_TRUMP_ID:
+            suit = card // 14
+            hs[seat] = hand_s & ~(ONE << np.uint64(card))
+        else:
+            suit = 4 if card < EXCUSE_ID else 5
+            ht[seat] = hand_t & ~(ONE << np.uint64(card - FIRST_TRUMP_ID))
+        if heuristic and led != -1 and suit != 5:
+            if suit != led:
+                if led < 4:
+                    excl_s[seat] |= suit_bits(led)
+                if suit != 4:
+                    excl_t[seat] |= ALL_TRUMPS
+            if suit == 4 and top >= 0 and card < top:
+                excl_t[seat] |= ALL_TRUMPS & ~((ONE << np.uint64(top - FIRST_TRUMP_ID + 1)) - ONE)
+        st[TRICK_CARDS + n] = card
+        st[TRICK_SEATS + n] = seat
+        n += 1
+        if card == called:
+            partner_known = 1
+        if card == EXCUSE_ID:
+            excuse_seat = seat
+        else:
+            points += HALF_POINTS[card]
+            if led == -1:
+                led = suit
+            if best == -1 or (suit == 4 and (best < FIRST_TRUMP_ID or card > best)) \
+                    or (suit == led and best < FIRST_TRUMP_ID and card > best):
+                best = card
+                best_seat = seat
+            if suit == 4 and card > top:
+                top = card
+        if n < players:
+            continue
+        # The trick is complete: to its winner.
+        winner = best_seat
+        if excuse_seat >= 0:
+            owner = 1 if excuse_seat == taker or excuse_seat == partner else 0
+            if trick == n_tricks - 1 and trick > 0 and side_all == (1 if owner == 1 else -1):
+                winner = excuse_seat            # the chelem exception: the Excuse wins the last trick
+            st[EXCUSE_TRICK] = trick
+            st[EXCUSE_OWNER] = owner
+        wside = 1 if winner == taker or winner == partner else 0
+        if excuse_seat >= 0:
+            st[EXCUSE_WINNER] = wside
+        for i in range(players):
+            c = st[TRICK_CARDS + i]
+            if c == PETIT_ID:
+                st[PETIT_TRICK] = trick
+                st[PETIT_WINNER] = wside
+                taker_oudlers += wside
+            elif c == TWENTY_ONE_ID:
+                taker_oudlers += wside
+        if wside == 1:
+            taker_hp += points
+            taker_tricks += 1
+        sign = 1 if wside == 1 else -1
+        if trick == 0:
+            side_all = sign
+        elif side_all != sign:
+            side_all = 0
+        last_winner = winner
+        trick += 1
+        leader = winner
+        n = 0
+        led = -1
+        top = -1
+        best = -1
+        best_seat = -1
+        points = 0
+        excuse_seat = -1
+    st[TRICK] = trick
+    st[LEADER] = leader
+    st[TRICK_LEN] = n
+    st[LED] = led
+    st[TOP] = top
+    st[BEST] = best
+    st[BEST_SEAT] = best_seat
+    st[POINTS] = points
+    st[EXCUSE_SEAT] = excuse_seat
+    st[TAKER_TRICKS] = taker_tricks
+    st[TAKER_HP] = taker_hp
+    st[TAKER_OUDLERS] = taker_oudlers
+    st[PARTNER_KNOWN] = partner_known
+    st[LAST_TRICK_SIDE_ALL] = side_all
+    st[LAST_WINNER] = last_winner
+    for s in range(players):
+        st[EXCL_S + s] = np.int64(excl_s[s])
+        st[EXCL_T + s] = np.int64(excl_t[s])
+    if trick == n_tricks:
+        finish(hs, ht, st, result)
+    return state, played
+
+
+
+@njit(cache=True)
+def play_card(hs, ht, st, card):
+    """Play one given card (assumed legal) for the seat to play."""
+    forced = np.empty(1, dtype=np.int64)
+    forced[0] = card
+    result = np.empty(RESULT_SIZE, dtype=np.int64)
+    advance(hs, ht, st, np.zeros(st[PLAYERS], dtype=np.int64), np.uint64(0), forced, 1, result,
+            np.empty(0, dtype=np.int16))
 
 
 @njit(cache=True)
 def play_out(hs, ht, st, policies, state, result, trace):
-    """Play to the end with ``policies[seat]`` and score into ``result``; records every card played
-    from here in ``trace`` (if it has room).  Returns the RNG state."""
-    players = st[PLAYERS]
-    n_tricks = HAND_SIZE[players]
-    k = 0
-    while st[TRICK] < n_tricks:
-        seat = (st[LEADER] + st[TRICK_LEN]) % players
-        card, state = choose(hs, ht, st, policies[seat], state)
-        if k < trace.shape[0]:
-            trace[k] = card
-        k += 1
-        play_card(hs, ht, st, card)
-    finish(hs, ht, st, result)
+    """Play to the end with ``policies[seat]`` and score into ``result``; returns the RNG state."""
+    state, _ = advance(hs, ht, st, policies, state, np.empty(0, dtype=np.int64), 1 << 30, result, trace)
     return state
