@@ -12,6 +12,8 @@ from numba import njit, prange
 from kernels.deals import deal_into, stream_state
 from kernels.playout import STATE_SIZE, deal_to_play, play_out
 
+CHUNK = 256
+
 
 @njit(cache=True)
 def places_to_words(places, players, hs, ht):
@@ -55,16 +57,20 @@ def play_batch(places, players, takers, contracts, policies, seed, offset, decla
 @njit(parallel=True, cache=True)
 def deal_and_play_batch(fixed, unseen, slots, players, taker, contract, policies, seed, offset, declare,
                         pab_flat, poignee_values, results):
-    """Deal (petit sec excluded) and play ``results.shape[0]`` deals: the benchmark's and the odds' loop."""
-    for i in prange(results.shape[0]):
+    """Deal (petit sec excluded) and play ``results.shape[0]`` deals: the benchmark's and the odds' loop.
+
+    Work is cut into chunks of ``CHUNK`` deals that reuse their scratch arrays; deal ``i`` still
+    draws from stream ``(seed, offset + i)``, so chunking changes nothing in the results."""
+    n = results.shape[0]
+    for chunk in prange((n + CHUNK - 1) // CHUNK):
         places = np.empty(78, dtype=np.int8)
-        state = stream_state(seed, offset + i)
-        state, tries = deal_into(fixed, unseen, slots, players, True, state, places)
         hs = np.empty(players + 1, dtype=np.uint64)
         ht = np.empty(players + 1, dtype=np.uint64)
         st = np.empty(STATE_SIZE, dtype=np.int64)
-        places_to_words(places, players, hs, ht)
-        deal_to_play(hs, ht, st, players, taker, contract, pab_flat, poignee_values, declare)
         trace = np.empty(0, dtype=np.int16)
-        play_out(hs, ht, st, policies, state, results[i], trace)
-
+        for i in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
+            state = stream_state(seed, offset + i)
+            state, tries = deal_into(fixed, unseen, slots, players, True, state, places)
+            places_to_words(places, players, hs, ht)
+            deal_to_play(hs, ht, st, players, taker, contract, pab_flat, poignee_values, declare)
+            play_out(hs, ht, st, policies, state, results[i], trace)

@@ -93,13 +93,6 @@ def card_suit(card):
 
 
 @njit(cache=True)
-def has_card(s, t, card):
-    if card < SUIT_WORD_BITS:
-        return (s >> np.uint64(card)) & ONE == ONE
-    return (t >> np.uint64(card - FIRST_TRUMP_ID)) & ONE == ONE
-
-
-@njit(cache=True)
 def beats(card, best, led):
     """Whether ``card`` beats the trick's best card so far (led: the suit to follow)."""
     if card == EXCUSE_ID:

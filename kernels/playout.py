@@ -419,10 +419,6 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
     partner_known = st[PARTNER_KNOWN]
     side_all = st[LAST_TRICK_SIDE_ALL]
     last_winner = st[LAST_WINNER]
-    heuristic = False
-    for s in range(players):
-        if policies[s] == HEURISTIC:
-            heuristic = True
     excl_s = np.empty(players, dtype=np.uint64)
     excl_t = np.empty(players, dtype=np.uint64)
     for s in range(players):
@@ -461,7 +457,7 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
         else:
             suit = 4 if card < EXCUSE_ID else 5
             ht[seat] = hand_t & ~(ONE << np.uint64(card - FIRST_TRUMP_ID))
-        if heuristic and led != -1 and suit != 5:
+        if led != -1 and suit != 5:
             if suit != led:
                 if led < 4:
                     excl_s[seat] |= suit_bits(led)
