@@ -86,14 +86,14 @@ def state_from_game(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         hs[s], ht[s] = np.uint64(hand.suit_bits), np.uint64(hand.trump_bits)
     hs[players], ht[players] = np.uint64(game.deal.chien.suit_bits), np.uint64(game.deal.chien.trump_bits)
     st = np.zeros(K.STATE_SIZE, dtype=np.int64)
-    levels = np.full(players, -1, dtype=np.int64)
+    shown = np.zeros(players, dtype=np.uint64)
     for p in game.poignees:
-        levels[p.seat] = int(p.level)
+        shown[p.seat] = np.uint64(p.shown >> C.FIRST_TRUMP)
     chelem = {None: 0, "chelem": 1, "petit-chelem": 2}[game.chelem_announced]
     pab_flat, poignee_values = rules_flags(game.rules)
     K.start_play(hs, ht, st, players, game.taker, int(game.contract),
                  -1 if game.called_card is None else game.called_card, chelem,
-                 np.uint64(game.discard & C.SUIT_BITS), np.uint64(game.discard >> C.FIRST_TRUMP), levels,
+                 np.uint64(game.discard & C.SUIT_BITS), np.uint64(game.discard >> C.FIRST_TRUMP), shown,
                  pab_flat, poignee_values)
     for trick in game.tricks:
         for card in trick.cards:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from kernels.declarations import announce_chelem, call_card, poignee_to_show
+from kernels.declarations import POIGNEE_THRESHOLDS, announce_chelem, call_card, poignee_to_show
 from kernels.discard import heuristic_discard
 from kernels.heuristic import (ALL_TRUMPS, EXCUSE_ID, EXCUSE_MASK, FIRST_TRUMP_ID, HALF_POINTS, ONE, PETIT_ID,
                                TWENTY_ONE_ID, ZERO, heuristic_card, lowest_bit, popcount, suit_bits)
@@ -29,6 +29,7 @@ from kernels.worlds import splitmix64
 
 RANDOM = 0
 HEURISTIC = 1
+NOISY = 2              # the heuristic, with one card in eight played at random (rollout variety)
 
 # Contracts as ints, as in kernels/bidding.py.
 PRISE, GARDE, GARDE_SANS, GARDE_CONTRE = 1, 2, 3, 4
@@ -73,7 +74,10 @@ BEST = 46              # its winning card so far, or -1
 BEST_SEAT = 47
 POINTS = 48            # half-points in it, the Excuse apart
 EXCUSE_SEAT = 49       # who played the Excuse in it, or -1
-STATE_SIZE = 50
+CHIEN_S = 50           # the chien as dealt (suit word, trump word): seen by all in Prise and Garde
+CHIEN_T = 51
+POIGNEE_T = 52         # P entries: trump word of the poignée each seat showed (0: none)
+STATE_SIZE = 57
 
 # Result vector (per deal): per-seat scores in 0..P-1, then these.
 R_TAKER_HP = 5
@@ -257,13 +261,13 @@ def score_into(players, contract, taker_hp, oudlers, pab, chelem, poignee, pab_f
 
 
 @njit(cache=True)
-def start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, discard_t, poignee_levels,
+def start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, discard_t, poignee_shown,
                pab_flat, poignee_values):
     """Fill ``hs``/``ht``/``st`` for the first card.
 
     On entry ``hs``/``ht`` hold the dealt hands and the chien (entry P).  For Prise and Garde the
     taker takes the chien and puts ``discard_s``/``discard_t`` aside (given; see ``deal_to_play`` for
-    the policies' own).  ``poignee_levels[s]`` is the level seat s shows (-1 none)."""
+    the policies' own).  ``poignee_shown[s]`` is the trump word seat s shows as a poignée (0: none)."""
     for i in range(STATE_SIZE):
         st[i] = 0
     st[PLAYERS] = players
@@ -284,6 +288,8 @@ def start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, 
     if called >= 0 and contract <= GARDE:
         if hs[players] & (ONE << np.uint64(called)) != ZERO:
             st[PARTNER_KNOWN] = 1                # the chien is shown: the taker is alone, for all to see
+    st[CHIEN_S] = np.int64(hs[players])
+    st[CHIEN_T] = np.int64(ht[players])
     if contract <= GARDE:
         hs[taker] |= hs[players]
         ht[taker] |= ht[players]
@@ -294,8 +300,11 @@ def start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, 
         st[SHOWN_T] = np.int64(discard_t)
     bonus = 0
     for s in range(players):
-        if poignee_levels[s] >= 0:
-            bonus += POIGNEE_BONUS[poignee_values, poignee_levels[s]]
+        st[POIGNEE_T + s] = np.int64(poignee_shown[s])
+        shown = popcount(poignee_shown[s])
+        for level in range(3):
+            if shown == POIGNEE_THRESHOLDS[players - 3, level]:
+                bonus += POIGNEE_BONUS[poignee_values, level]
     st[POIGNEE] = bonus
     st[LAST_WINNER] = -1
     new_trick(st, taker if chelem > 0 else 0)
@@ -313,21 +322,20 @@ def deal_to_play(hs, ht, st, players, taker, contract, pab_flat, poignee_values,
     if contract <= GARDE:
         discard_s, discard_t = heuristic_discard(hs[taker] | hs[players], ht[taker] | ht[players],
                                                  CHIEN_SIZE[players])
-    levels = np.full(players, -1, dtype=np.int64)
+    shown = np.zeros(players, dtype=np.uint64)
     if declare:
         for s in range(players):
             hand_t = ht[s]
             if s == taker and contract <= GARDE:
                 hand_t = (ht[s] | ht[players]) & ~discard_t
-            level, _ = poignee_to_show(hand_t, players)
-            levels[s] = level
+            _, shown[s] = poignee_to_show(hand_t, players)
     hand_s_after = hs[taker]
     hand_t_after = ht[taker]
     if contract <= GARDE:
         hand_s_after = (hs[taker] | hs[players]) & ~discard_s
         hand_t_after = (ht[taker] | ht[players]) & ~discard_t
     chelem = 1 if announce_chelem(hand_s_after, hand_t_after) else 0
-    start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, discard_t, levels,
+    start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, discard_t, shown,
                pab_flat, poignee_values)
 
 
@@ -435,7 +443,11 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
             card = forced[played]
         else:
             legal_s, legal_t = legal_from(hand_s, hand_t, led, top, forbidden_first_lead(called, trick, n))
-            if policies[seat] == HEURISTIC:
+            policy = policies[seat]
+            if policy == NOISY:
+                state, z = splitmix64(state)
+                policy = RANDOM if z & np.uint64(7) == ZERO else HEURISTIC
+            if policy == HEURISTIC:
                 st[LED] = led
                 st[TRICK_LEN] = n
                 out_s, out_t = outstanding(hs, ht, st, seat)

@@ -1,0 +1,191 @@
+"""Determinized search (PIMC): for each decision, sample worlds the seat cannot tell from the real
+one, finish the deal with the heuristic policy for each legal card in each world, and play the card
+with the best average score for the seat.
+
+``seat_knowledge`` is the kernel twin of ``analyzer/knowledge.py`` (and is tested against it): what
+the seat has seen becomes, for each card still in play, the set of places it may be in.  Worlds are
+drawn exactly uniformly among those (``kernels/worlds.py``).  Rollouts after the first in a world use
+the heuristic with a little noise (``NOISY``), so that several rollouts per world are not copies.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from kernels.heuristic import ALL_TRUMPS, EXCUSE_MASK, FIRST_TRUMP_ID, ONE, ZERO, lowest_bit, popcount
+from kernels.playout import (CALLED, CHIEN_S, CHIEN_T, CONTRACT, EXCL_S, EXCL_T, GARDE, HAND_SIZE, HEURISTIC,
+                             LEADER, NOISY, PARTNER, PARTNER_KNOWN, PLAYERS, POIGNEE_T, RESULT_SIZE, SHOWN_T,
+                             STATE_SIZE, TAKER, TRICK, TRICK_LEN, advance, legal_words)
+from kernels.worlds import prepare, sample_world
+
+PIMC = 3
+KING_BITS = np.uint64(sum(1 << (s * 14 + 13) for s in range(4)))
+OUDLER_T = np.uint64(1 | 1 << 20 | 1 << 21)
+
+
+@njit(cache=True)
+def seat_knowledge(hs, ht, st, seat, allowed, room):
+    """Fill ``allowed`` (per card: bitmask of the places it may be in; 0 out of play) and ``room``
+    (cards each place holds now) with what ``seat`` knows."""
+    players = st[PLAYERS]
+    aside = players
+    for p in range(players + 1):
+        room[p] = popcount(hs[p]) + popcount(ht[p])
+    everywhere = (1 << (players + 1)) - 1
+    shown_chien = st[CONTRACT] <= GARDE
+    taker = st[TAKER]
+    known_s = ZERO
+    known_t = ZERO
+    forbid_s = ZERO
+    forbid_t = ZERO
+    chien_s = ZERO
+    chien_t = ZERO
+    if shown_chien:
+        if seat == taker:
+            known_s, known_t = hs[aside], ht[aside]
+        else:
+            known_t = np.uint64(st[SHOWN_T])
+            chien_s = np.uint64(st[CHIEN_S])
+            chien_t = np.uint64(st[CHIEN_T])
+        forbid_s = KING_BITS
+        forbid_t = (ALL_TRUMPS | EXCUSE_MASK) & ~np.uint64(st[SHOWN_T])
+    aside_full = popcount(known_s) + popcount(known_t) == room[aside]
+    excl_s = np.empty(players, dtype=np.uint64)
+    excl_t = np.empty(players, dtype=np.uint64)
+    held_t = np.empty(players, dtype=np.uint64)
+    for s in range(players):
+        excl_s[s] = np.uint64(st[EXCL_S + s])
+        excl_t[s] = np.uint64(st[EXCL_T + s])
+        held_t[s] = np.uint64(st[POIGNEE_T + s])
+        if held_t[s] & EXCUSE_MASK != ZERO:
+            excl_t[s] |= ALL_TRUMPS & ~held_t[s]       # showing the Excuse means "no more trumps"
+    for card in range(78):
+        allowed[card] = 0
+    for p in range(players + 1):
+        for word in range(2):
+            x = hs[p] if word == 0 else ht[p]
+            while x != ZERO:
+                b = lowest_bit(x)
+                x &= x - ONE
+                card = b if word == 0 else FIRST_TRUMP_ID + b
+                bit = ONE << np.uint64(b)
+                if p == seat:
+                    allowed[card] = 1 << seat
+                    continue
+                if (known_s if word == 0 else known_t) & bit != ZERO:
+                    allowed[card] = 1 << aside
+                    continue
+                holder = -1
+                if word == 1:
+                    for s in range(players):
+                        if held_t[s] & bit != ZERO:
+                            holder = s
+                if holder >= 0:
+                    allowed[card] = 1 << holder
+                    continue
+                a = everywhere & ~(1 << seat)
+                if aside_full or (forbid_s if word == 0 else forbid_t) & bit != ZERO:
+                    a &= ~(1 << aside)
+                if (chien_s if word == 0 else chien_t) & bit != ZERO:
+                    a &= (1 << taker) | (1 << aside)
+                for s in range(players):
+                    if (excl_s[s] if word == 0 else excl_t[s]) & bit != ZERO:
+                        a &= ~(1 << s)
+                allowed[card] = a
+
+
+@njit(cache=True)
+def pimc_card(hs, ht, st, worlds, rollouts, state):
+    """The card PIMC plays for the seat to play; returns (card, RNG state)."""
+    players = st[PLAYERS]
+    seat = (st[LEADER] + st[TRICK_LEN]) % players
+    legal_s, legal_t = legal_words(hs[seat], ht[seat], st)
+    n_legal = popcount(legal_s) + popcount(legal_t)
+    candidates = np.empty(n_legal, dtype=np.int64)
+    k = 0
+    x = legal_s
+    while x != ZERO:
+        candidates[k] = lowest_bit(x)
+        x &= x - ONE
+        k += 1
+    x = legal_t
+    while x != ZERO:
+        candidates[k] = FIRST_TRUMP_ID + lowest_bit(x)
+        x &= x - ONE
+        k += 1
+    if n_legal == 1:
+        return candidates[0], state
+    allowed = np.empty(78, dtype=np.int64)
+    room = np.empty(players + 1, dtype=np.int64)
+    seat_knowledge(hs, ht, st, seat, allowed, room)
+    fixed, constrained, last, _, left, strides, table, start = prepare(allowed, room)
+    place = np.empty(78, dtype=np.int64)
+    world_s = np.empty(players + 1, dtype=np.uint64)
+    world_t = np.empty(players + 1, dtype=np.uint64)
+    play_s = np.empty(players + 1, dtype=np.uint64)
+    play_t = np.empty(players + 1, dtype=np.uint64)
+    play_st = np.empty(STATE_SIZE, dtype=np.int64)
+    forced = np.empty(1, dtype=np.int64)
+    result = np.empty(RESULT_SIZE, dtype=np.int64)
+    no_trace = np.empty(0, dtype=np.int16)
+    first = np.full(players, HEURISTIC, dtype=np.int64)
+    noisy = np.full(players, NOISY, dtype=np.int64)
+    totals = np.zeros(n_legal, dtype=np.float64)
+    for _ in range(worlds):
+        state = sample_world(allowed, fixed, constrained, last, strides, left, table, start, state, place)
+        for p in range(players + 1):
+            world_s[p] = ZERO
+            world_t[p] = ZERO
+        for card in range(78):
+            p = place[card]
+            if p < 0:
+                continue
+            if card < FIRST_TRUMP_ID:
+                world_s[p] |= ONE << np.uint64(card)
+            else:
+                world_t[p] |= ONE << np.uint64(card - FIRST_TRUMP_ID)
+        # At 5 players the partner is whoever holds the called card in this world, unless it is known.
+        partner = st[PARTNER]
+        if st[CALLED] >= 0 and st[PARTNER_KNOWN] == 0 and seat != partner:
+            partner = place[st[CALLED]]
+            if partner == players or partner == st[TAKER]:
+                partner = -1
+        for j in range(n_legal):
+            for r in range(rollouts):
+                for p in range(players + 1):
+                    play_s[p] = world_s[p]
+                    play_t[p] = world_t[p]
+                for i in range(STATE_SIZE):
+                    play_st[i] = st[i]
+                play_st[PARTNER] = partner
+                forced[0] = candidates[j]
+                state, _ = advance(play_s, play_t, play_st, first if r == 0 else noisy, state, forced, 1 << 30,
+                                   result, no_trace)
+                totals[j] += result[seat]
+    best = 0
+    for j in range(1, n_legal):
+        if totals[j] > totals[best]:
+            best = j
+    return candidates[best], state
+
+
+@njit(cache=True)
+def play_out_search(hs, ht, st, policies, worlds, rollouts, state, result, trace):
+    """Play to the end like ``kernels.playout.play_out``, with seats whose policy is ``PIMC`` deciding
+    by determinized search; returns the RNG state."""
+    players = st[PLAYERS]
+    n_tricks = HAND_SIZE[players]
+    forced = np.empty(1, dtype=np.int64)
+    none = np.empty(0, dtype=np.int64)
+    k = 0
+    while st[TRICK] < n_tricks:
+        seat = (st[LEADER] + st[TRICK_LEN]) % players
+        step = trace[k:k + 1] if k < trace.shape[0] else trace[0:0]
+        if policies[seat] == PIMC:
+            forced[0], state = pimc_card(hs, ht, st, worlds, rollouts, state)
+            state, _ = advance(hs, ht, st, policies, state, forced, 1, result, step)
+        else:
+            state, _ = advance(hs, ht, st, policies, state, none, 1, result, step)
+        k += 1
+    return state

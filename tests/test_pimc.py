@@ -1,0 +1,93 @@
+"""Determinized search: the kernel's knowledge equals the reference one, and decisions depend only
+on what the seat may know (changing hidden cards within its information never changes them)."""
+
+import random
+
+import numpy as np
+import pytest
+
+from analyzer import cards as C
+from analyzer.game import Game, Phase
+from analyzer.knowledge import seat_view
+from analyzer.rules import Rules
+from analyzer.simulate import state_from_game
+from kernels import playout as K
+from kernels.pimc import pimc_card, seat_knowledge
+from kernels.worlds import prepare, sample_world
+from tests.randomplay import random_deal, step
+
+
+def positions(players, games, seed):
+    """Reference games stopped at random points of play."""
+    rng = random.Random(seed)
+    rules = Rules(players=players)
+    for _ in range(games):
+        game = Game.new(random_deal(rng, players), rules)
+        while game.phase is not Phase.PLAY:
+            if game.phase is Phase.DONE:          # annulled or thrown in: deal again
+                game = Game.new(random_deal(rng, players), rules)
+            else:
+                step(game, rng)
+        for _ in range(rng.randrange(rules.tricks * players - 1)):
+            step(game, rng)
+        yield game
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_kernel_knowledge_equals_the_reference(players):
+    allowed = np.empty(78, dtype=np.int64)
+    checked = 0
+    for game in positions(players, 80, seed=players):
+        hs, ht, st = state_from_game(game)
+        room = np.empty(players + 1, dtype=np.int64)
+        for seat in range(players):
+            seat_knowledge(hs, ht, st, seat, allowed, room)
+            view = seat_view(game, seat)
+            assert list(allowed) == view.allowed_places()
+            assert list(room) == list(view.sizes)
+            checked += 1
+    assert checked == 80 * players
+
+
+def _rehide(hs, ht, st, seat, seed):
+    """The same position with the cards hidden from ``seat`` redealt among the worlds it cannot
+    tell apart (partner recomputed from the called card)."""
+    players = int(st[K.PLAYERS])
+    allowed = np.empty(78, dtype=np.int64)
+    room = np.empty(players + 1, dtype=np.int64)
+    seat_knowledge(hs, ht, st, seat, allowed, room)
+    fixed, constrained, last, _, left, strides, table, start = prepare(allowed, room)
+    place = np.empty(78, dtype=np.int64)
+    sample_world(allowed, fixed, constrained, last, strides, left, table, start, np.uint64(seed), place)
+    hs2 = np.zeros_like(hs)
+    ht2 = np.zeros_like(ht)
+    for card in range(78):
+        if place[card] >= 0:
+            if card < 56:
+                hs2[place[card]] |= np.uint64(1 << card)
+            else:
+                ht2[place[card]] |= np.uint64(1 << (card - 56))
+    st2 = st.copy()
+    if st[K.CALLED] >= 0 and st[K.PARTNER_KNOWN] == 0:
+        holder = place[st[K.CALLED]]
+        st2[K.PARTNER] = holder if holder not in (players, st[K.TAKER]) else -1
+    return hs2, ht2, st2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_hidden_cards_never_change_a_decision(players):
+    changed_worlds = 0
+    for i, game in enumerate(positions(players, 25, seed=10 + players)):
+        hs, ht, st = state_from_game(game)
+        seat = game.to_act
+        if st[K.CALLED] >= 0 and st[K.PARTNER_KNOWN] == 0 and seat == st[K.PARTNER]:
+            continue      # the partner knows its side; rehiding may move the called card away from it
+        card, _ = pimc_card(hs.copy(), ht.copy(), st.copy(), 6, 1, np.uint64(i))
+        assert game.legal_cards() >> int(card) & 1
+        for k in range(3):
+            hs2, ht2, st2 = _rehide(hs, ht, st, seat, 1000 * i + k)
+            changed_worlds += int((hs2 != hs).any() or (ht2 != ht).any())
+            again, _ = pimc_card(hs2, ht2, st2, 6, 1, np.uint64(i))
+            assert again == card, f"position {i}: the decision depends on hidden cards"
+    assert changed_worlds > 10
