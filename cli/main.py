@@ -9,6 +9,7 @@ import click
 from analyzer import __version__
 from analyzer.errors import TarotError
 from cli.bench import bench
+from cli.match import match
 from cli.score import score
 from cli.summarize import summarize
 
@@ -46,5 +47,6 @@ def main() -> None:
 
 
 main.add_command(bench)
+main.add_command(match)
 main.add_command(score)
 main.add_command(summarize)

@@ -1,0 +1,68 @@
+"""Duplicate matches between two card-play policies, deal by deal in ``prange``.
+
+Each deal is dealt at random (petit sec excluded) and bid by the baseline bidding model; a deal that
+everybody passes is skipped.  It is then played twice from the same start (same call, discard and
+declarations, which do not depend on the card-play policy, and the same random stream): policy A on
+the taker's side and B on the defence, then the other way round.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from kernels.batch import places_to_words
+from kernels.bidding import run_auction
+from kernels.deals import deal_into, stream_state
+from kernels.pimc import play_out_search
+from kernels.playout import HAND_SIZE, PARTNER, RESULT_SIZE, STATE_SIZE, deal_to_play
+
+# Output columns per deal.
+M_TAKER = 0            # -1 when everybody passed
+M_CONTRACT = 1
+M_A_TAKES = 2          # the taker's side's score (taker + partner) with A on that side
+M_B_TAKES = 3          # the same with B on that side
+MATCH_SIZE = 4
+
+
+@njit(parallel=True, cache=True)
+def match_batch(players, method, policy_a, policy_b, worlds, rollouts, pab_flat, poignee_values, seed, offset, out):
+    n = out.shape[0]
+    hand = HAND_SIZE[players]
+    fixed = np.full(78, -1, dtype=np.int8)
+    unseen = np.arange(78).astype(np.int64)
+    slots = np.empty(78, dtype=np.int64)
+    for k in range(78):
+        slots[k] = min(k // hand, players)
+    for i in prange(n):
+        places = np.empty(78, dtype=np.int8)
+        hs = np.empty(players + 1, dtype=np.uint64)
+        ht = np.empty(players + 1, dtype=np.uint64)
+        play_s = np.empty(players + 1, dtype=np.uint64)
+        play_t = np.empty(players + 1, dtype=np.uint64)
+        st = np.empty(STATE_SIZE, dtype=np.int64)
+        bids = np.empty(players, dtype=np.int64)
+        policies = np.empty(players, dtype=np.int64)
+        result = np.empty(RESULT_SIZE, dtype=np.int64)
+        trace = np.empty(0, dtype=np.int16)
+        state = stream_state(seed, offset + i)
+        state, _ = deal_into(fixed, unseen, slots, players, True, state, places)
+        places_to_words(places, players, hs, ht)
+        taker = run_auction(hs, ht, players, method, bids)
+        out[i, M_TAKER] = taker
+        out[i, M_CONTRACT] = bids[taker] if taker >= 0 else 0
+        if taker < 0:
+            continue
+        for swap in range(2):
+            for p in range(players + 1):
+                play_s[p] = hs[p]
+                play_t[p] = ht[p]
+            deal_to_play(play_s, play_t, st, players, taker, bids[taker], pab_flat, poignee_values, True)
+            partner = st[PARTNER]
+            taker_side = policy_a if swap == 0 else policy_b
+            defence = policy_b if swap == 0 else policy_a
+            for s in range(players):
+                policies[s] = taker_side if s == taker or s == partner else defence
+            play_out_search(play_s, play_t, st, policies, worlds, rollouts, state, result, trace)
+            score = result[taker] + (result[partner] if partner >= 0 else 0)
+            out[i, M_A_TAKES + swap] = score
