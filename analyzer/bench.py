@@ -4,6 +4,8 @@
 * ``random_playouts_per_s``: 4 players, deal included, 18 tricks of uniformly random legal play,
   Garde by the fixed hand with the heuristic discard, scores computed;
 * ``heuristic_playouts_per_s``: the same with the heuristic card play;
+* ``pimc_deal_s``: one whole 4-player deal with every seat deciding by determinized search at the
+  default settings (mean over a few deals, one thread);
 * ``first_call_s``: a fresh Python process importing the kernels and making one small call of each
   (compilation, or loading the on-disk cache).
 
@@ -24,7 +26,9 @@ import numpy as np
 from analyzer import cards as C
 from analyzer.notation import parse_mask
 from kernels import playout as K
-from kernels.batch import deal_and_play_batch, sample_batch
+from kernels.batch import deal_and_play_batch, places_to_words, sample_batch
+from kernels.deals import deal_into, stream_state
+from kernels.pimc import PIMC, play_out_search
 
 BENCH_HAND = "21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C"
 PLAYERS = 4
@@ -73,11 +77,32 @@ def playouts_rate(policy: int, n: int, repeats: int = 3) -> float:
     return _best_rate(run, n, repeats)
 
 
+def pimc_deal_seconds(deals: int = 6, worlds: int = 12, rollouts: int = 1) -> float:
+    """Mean seconds for a whole 4-player deal with every seat on PIMC."""
+    fixed, unseen, slots = _setup()
+    places = np.empty(C.N_CARDS, dtype=np.int8)
+    hs = np.empty(PLAYERS + 1, dtype=np.uint64)
+    ht = np.empty(PLAYERS + 1, dtype=np.uint64)
+    st = np.empty(K.STATE_SIZE, dtype=np.int64)
+    result = np.empty(K.RESULT_SIZE, dtype=np.int64)
+    policies = np.full(PLAYERS, PIMC, dtype=np.int64)
+    total = 0.0
+    for i in range(deals + 1):
+        state, _ = deal_into(fixed, unseen, slots, PLAYERS, True, np.uint64(stream_state(np.uint64(2), i)), places)
+        places_to_words(places, PLAYERS, hs, ht)
+        K.deal_to_play(hs, ht, st, PLAYERS, 0, K.GARDE, 0, 0, True)
+        t = time.perf_counter()
+        play_out_search(hs, ht, st, policies, worlds, rollouts, np.uint64(state), result, np.empty(0, dtype=np.int16))
+        if i:                                    # the first deal warms up
+            total += time.perf_counter() - t
+    return total / deals
+
+
 FIRST_CALL_SNIPPET = """
 import time
 t = time.perf_counter()
-from analyzer.bench import deals_rate, playouts_rate
-deals_rate(1000, 1); playouts_rate(0, 100, 1); playouts_rate(1, 100, 1)
+from analyzer.bench import deals_rate, pimc_deal_seconds, playouts_rate
+deals_rate(1000, 1); playouts_rate(0, 100, 1); playouts_rate(1, 100, 1); pimc_deal_seconds(1)
 print(time.perf_counter() - t)
 """
 
@@ -96,6 +121,7 @@ def run_bench(jobs: int | None = None, quick: bool = False) -> dict:
     scale = 0.01 if quick else 1.0
     sizes = {"deals": int(2_000_000 * scale), "random": int(400_000 * scale), "heuristic": int(150_000 * scale)}
     figures: dict = {"first_call_s": round(first_call_seconds(), 3)}
+    figures["pimc_deal_s"] = round(pimc_deal_seconds(2 if quick else 6), 4)
     previous = numba.get_num_threads()
     try:
         for label, count in (("1_thread", 1), ("", threads)):

@@ -11,6 +11,7 @@ LABELS = {
     "deals_per_s": "deals / s (4 players, one hand fixed, petit sec excluded)",
     "random_playouts_per_s": "random playouts / s (4 players, deal included, scored)",
     "heuristic_playouts_per_s": "heuristic playouts / s (4 players, deal included, scored)",
+    "pimc_deal_s": "one 4-player deal, every seat on PIMC (s)",
     "first_call_s": "first call in a fresh process (s)",
     "threads": "threads",
 }

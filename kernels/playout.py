@@ -77,7 +77,8 @@ EXCUSE_SEAT = 49       # who played the Excuse in it, or -1
 CHIEN_S = 50           # the chien as dealt (suit word, trump word): seen by all in Prise and Garde
 CHIEN_T = 51
 POIGNEE_T = 52         # P entries: trump word of the poignée each seat showed (0: none)
-STATE_SIZE = 57
+TRICK_WINNERS = 57     # bitmask of the seats that have won a trick
+STATE_SIZE = 58
 
 # Result vector (per deal): per-seat scores in 0..P-1, then these.
 R_TAKER_HP = 5
@@ -427,6 +428,7 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
     partner_known = st[PARTNER_KNOWN]
     side_all = st[LAST_TRICK_SIDE_ALL]
     last_winner = st[LAST_WINNER]
+    winners = st[TRICK_WINNERS]
     excl_s = np.empty(players, dtype=np.uint64)
     excl_t = np.empty(players, dtype=np.uint64)
     for s in range(players):
@@ -451,9 +453,9 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
                 st[LED] = led
                 st[TRICK_LEN] = n
                 out_s, out_t = outstanding(hs, ht, st, seat)
-                mine = 1 if seat == taker or seat == partner else 0
-                side_won_all = trick > 0 and side_all == (1 if mine == 1 else -1)
-                card = heuristic_card(players, seat, taker, allies_of(players, taker, partner, partner_known, seat),
+                allies = allies_of(players, taker, partner, partner_known, seat)
+                side_won_all = trick > 0 and winners & ~allies == 0     # as far as the seat can tell
+                card = heuristic_card(players, seat, taker, allies,
                                       hand_t, legal_s, legal_t, st[TRICK_CARDS:TRICK_CARDS + players],
                                       st[TRICK_SEATS:TRICK_SEATS + players], n, n_tricks - trick, side_won_all,
                                       out_s, out_t, excl_s, excl_t)
@@ -524,6 +526,7 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
         elif side_all != sign:
             side_all = 0
         last_winner = winner
+        winners |= 1 << winner
         trick += 1
         leader = winner
         n = 0
@@ -548,6 +551,7 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
     st[PARTNER_KNOWN] = partner_known
     st[LAST_TRICK_SIDE_ALL] = side_all
     st[LAST_WINNER] = last_winner
+    st[TRICK_WINNERS] = winners
     for s in range(players):
         st[EXCL_S + s] = np.int64(excl_s[s])
         st[EXCL_T + s] = np.int64(excl_t[s])

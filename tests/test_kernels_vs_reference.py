@@ -9,11 +9,13 @@ taker's points, oudlers, petit au bout, chelem and every seat's score.
 import random
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from analyzer import cards as C
 from analyzer.game import Game
 from analyzer.rules import Contract, Rules
+from analyzer.scoring import Side
 from analyzer.simulate import CHELEM_CODES, PAB_SIDES, play_deals, state_from_game
 from kernels import playout as K
 from kernels.declarations import announce_chelem, call_card, poignee_to_show
@@ -81,6 +83,10 @@ def test_kernel_games_replay_identically(players, policy):
             positions += 1
             if len(game.tricks) > tricks_before:
                 assert st[K.LAST_WINNER] == game.tricks[-1].winner
+                # trick points won by the taker's side so far (the Excuse is settled at the end)
+                won = sum(C.mask_half_points(C.mask_of(c for c in t.cards if c != C.EXCUSE))
+                          for t in game.tricks if game.side(t.winner) is Side.TAKER)
+                assert st[K.TAKER_HP] == won
         ref = game.result()
         row = frame.iloc[i]
         assert [int(row[f"score_{s + 1}"]) for s in range(players)] == ref.seat_scores, f"deal {i}"
@@ -91,3 +97,20 @@ def test_kernel_games_replay_identically(players, policy):
             == ref.chelem
         assert bool(row["made"]) == ref.score.made
     assert positions == n * rules.tricks * players
+
+
+def test_playouts_are_the_same_whatever_the_threads():
+    import numba
+    rng = random.Random(8)
+    places = np.array([random_deal(rng, 4).places() for _ in range(400)], dtype=np.int8)
+    rules = Rules(players=4)
+    numba.set_num_threads(1)
+    try:
+        one = play_deals(places, 0, int(Contract.GARDE), rules, "random", seed=3)
+    finally:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    two = play_deals(places, 0, int(Contract.GARDE), rules, "random", seed=3)
+    halves = [play_deals(places[a:a + 200], 0, int(Contract.GARDE), rules, "random", seed=3, offset=a)
+              for a in (0, 200)]
+    assert one.equals(two)
+    assert one.equals(pd.concat(halves, ignore_index=True))

@@ -91,3 +91,26 @@ def test_hidden_cards_never_change_a_decision(players):
             again, _ = pimc_card(hs2, ht2, st2, 6, 1, np.uint64(i))
             assert again == card, f"position {i}: the decision depends on hidden cards"
     assert changed_worlds > 10
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_heuristic_decisions_ignore_hidden_cards(players):
+    """The heuristic policy's card is the same in every world the seat cannot tell from the real one."""
+    policies = np.full(players, K.HEURISTIC, dtype=np.int64)
+    result = np.empty(K.RESULT_SIZE, dtype=np.int64)
+    none = np.empty(0, dtype=np.int64)
+    compared = 0
+    for i, game in enumerate(positions(players, 60, seed=40 + players)):
+        hs, ht, st = state_from_game(game)
+        seat = game.to_act
+        if st[K.CALLED] >= 0 and st[K.PARTNER_KNOWN] == 0 and seat == st[K.PARTNER]:
+            continue
+        trace = np.empty(1, dtype=np.int16)
+        K.advance(hs.copy(), ht.copy(), st.copy(), policies, np.uint64(1), none, 1, result, trace)
+        for k in range(3):
+            hs2, ht2, st2 = _rehide(hs, ht, st, seat, 77 * i + k)
+            again = np.empty(1, dtype=np.int16)
+            K.advance(hs2, ht2, st2, policies, np.uint64(1), none, 1, result, again)
+            assert again[0] == trace[0], f"position {i}: the heuristic used hidden cards"
+            compared += 1
+    assert compared > 100

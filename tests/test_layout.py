@@ -1,0 +1,38 @@
+"""One-way imports (cli -> analyzer -> kernels): kernels import only numpy, numba and kernels;
+analyzer never imports cli; every jitted kernel is cached."""
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def imported_roots(path: Path) -> set[str]:
+    roots = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            roots |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            roots.add(node.module.split(".")[0])
+    return roots
+
+
+def test_kernels_import_only_numpy_numba_and_kernels():
+    allowed = {"numpy", "numba", "kernels", "__future__", "hashlib", "os", "pathlib"}
+    for path in (ROOT / "kernels").glob("*.py"):
+        assert imported_roots(path) <= allowed, (path.name, imported_roots(path) - allowed)
+
+
+def test_analyzer_does_not_import_the_cli():
+    for path in (ROOT / "analyzer").glob("*.py"):
+        assert "cli" not in imported_roots(path), path.name
+
+
+def test_every_jitted_kernel_is_cached():
+    for path in (ROOT / "kernels").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef):
+                for deco in node.decorator_list:
+                    if isinstance(deco, ast.Call) and getattr(deco.func, "id", "") == "njit":
+                        assert any(k.arg == "cache" and k.value.value is True for k in deco.keywords), \
+                            f"{path.name}:{node.name}"
