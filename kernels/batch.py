@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.deals import deal_into, stream_state
-from kernels.playout import STATE_SIZE, deal_to_play, play_out
+from kernels.playout import HEURISTIC, RESULT_SIZE, STATE_SIZE, deal_to_play, play_out, start_with_discard
 
 CHUNK = 256
 
@@ -74,3 +74,23 @@ def deal_and_play_batch(fixed, unseen, slots, players, taker, contract, policies
             places_to_words(places, players, hs, ht)
             deal_to_play(hs, ht, st, players, taker, contract, pab_flat, poignee_values, declare)
             play_out(hs, ht, st, policies, state, results[i], trace)
+
+
+@njit(parallel=True, cache=True)
+def discard_batch(places, players, taker, contract, discards_s, discards_t, seed, offset, declare, pab_flat,
+                  poignee_values, scores):
+    """Each deal of ``places`` played by the heuristic once per candidate discard (same deal, same
+    random stream: common random numbers); ``scores[i, j]`` is the taker's score with discard j."""
+    for i in prange(places.shape[0]):
+        hs = np.empty(players + 1, dtype=np.uint64)
+        ht = np.empty(players + 1, dtype=np.uint64)
+        st = np.empty(STATE_SIZE, dtype=np.int64)
+        result = np.empty(RESULT_SIZE, dtype=np.int64)
+        trace = np.empty(0, dtype=np.int16)
+        policies = np.full(players, HEURISTIC, dtype=np.int64)
+        for j in range(discards_s.shape[0]):
+            places_to_words(places[i], players, hs, ht)
+            start_with_discard(hs, ht, st, players, taker, contract, discards_s[j], discards_t[j], pab_flat,
+                               poignee_values, declare)
+            play_out(hs, ht, st, policies, stream_state(seed, offset + i), result, trace)
+            scores[i, j] = result[taker]

@@ -313,16 +313,24 @@ def start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, 
 
 @njit(cache=True)
 def deal_to_play(hs, ht, st, players, taker, contract, pab_flat, poignee_values, declare):
-    """Start of play with the simulated seats' own choices: the King call (5 players), the heuristic
-    discard, the chelem announcement and (if ``declare``) the poignées they show."""
-    called = -1
-    if players == 5:
-        called = call_card(hs[taker])
+    """Start of play with the simulated seats' own choices: the heuristic discard, then as in
+    ``start_with_discard``."""
     discard_s = ZERO
     discard_t = ZERO
     if contract <= GARDE:
         discard_s, discard_t = heuristic_discard(hs[taker] | hs[players], ht[taker] | ht[players],
                                                  CHIEN_SIZE[players])
+    start_with_discard(hs, ht, st, players, taker, contract, discard_s, discard_t, pab_flat, poignee_values, declare)
+
+
+@njit(cache=True)
+def start_with_discard(hs, ht, st, players, taker, contract, discard_s, discard_t, pab_flat, poignee_values,
+                       declare):
+    """Start of play for a given discard, with the simulated seats' other choices: the King call
+    (5 players), the chelem announcement and (if ``declare``) the poignées they show."""
+    called = -1
+    if players == 5:
+        called = call_card(hs[taker])
     shown = np.zeros(players, dtype=np.uint64)
     if declare:
         for s in range(players):

@@ -1,0 +1,89 @@
+"""Choosing the discard (écart) by simulation: legal candidates, each played out on the same deals.
+
+Candidates are the heuristic discard (``kernels/discard.py``), every legal discard one swap away from
+it, and the discards that empty a suit.  Each is played out by the heuristic policy on the same
+sampled deals (common random numbers: the deals and streams are shared, so the differences between
+candidates are measured much more precisely than the scores themselves).  The taker's expected
+score ranks them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from analyzer import cards as C
+from analyzer.game import check_discard, discard_options
+from analyzer.rules import Contract, Rules
+from analyzer.sampling import sample_deals
+from analyzer.simulate import rules_flags
+from analyzer.stats import Mean
+from kernels.batch import discard_batch
+from kernels.discard import heuristic_discard
+
+MAX_CANDIDATES = 120
+
+
+@dataclass(frozen=True)
+class DiscardChoice:
+    discard: int               # mask of the cards put aside
+    score: Mean                # the taker's score
+    vs_best: Mean              # difference with the best candidate on the same deals
+    shown_trumps: int          # trumps that must be shown (discarded because forced)
+
+
+def heuristic(hand: int, size: int) -> int:
+    s, t = heuristic_discard(np.uint64(hand & C.SUIT_BITS), np.uint64(hand >> C.FIRST_TRUMP), size)
+    return int(s) | int(t) << C.FIRST_TRUMP
+
+
+def candidate_discards(hand: int, size: int) -> list[int]:
+    """Legal discards worth comparing, the heuristic's first."""
+    base = heuristic(hand, size)
+    free, trumps = discard_options(hand)
+    pool = free if free.bit_count() >= size else free | trumps
+    out = [base]
+    seen = {base}
+
+    def add(d: int) -> None:
+        if d not in seen and len(out) < MAX_CANDIDATES:
+            try:
+                check_discard(hand, d, size)
+            except ValueError:
+                return
+            seen.add(d)
+            out.append(d)
+
+    for suit in range(C.N_SUITS):          # empty a suit, filled up in the heuristic's order
+        cards = free & C.suit_mask(suit)
+        if 0 < cards.bit_count() <= size and not hand >> C.KINGS[suit] & 1:
+            rest = [c for c in C.cards_of(base) if not cards >> c & 1]
+            add(cards | C.mask_of(rest[:size - cards.bit_count()]))
+    for out_card in C.cards_of(base):
+        for in_card in C.cards_of(pool & ~base):
+            add(base & ~(1 << out_card) | 1 << in_card)
+    return out
+
+
+def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat: int = 0, deals: int = 2000,
+                  seed: int = 0, top: int = 5) -> list[DiscardChoice]:
+    """The ``top`` discards by the taker's expected score (seat ``seat`` takes ``contract``)."""
+    if not contract.chien_shown:
+        raise ValueError(f"{contract.token}: there is no discard (the chien is not taken)")
+    size = rules.chien_size
+    both = hand | chien
+    candidates = candidate_discards(both, size)
+    places = sample_deals(rules.players, deals, seed, fixed={seat: hand, "chien": chien})
+    masks = np.array(candidates, dtype=object)
+    ds = np.array([d & C.SUIT_BITS for d in masks], dtype=np.uint64)
+    dt = np.array([d >> C.FIRST_TRUMP for d in masks], dtype=np.uint64)
+    scores = np.zeros((deals, len(candidates)), dtype=np.int64)
+    pab_flat, poignee_values = rules_flags(rules)
+    discard_batch(places, rules.players, seat, int(contract), ds, dt, np.uint64(seed), 0, True, pab_flat,
+                  poignee_values, scores)
+    means = scores.mean(axis=0)
+    best = int(np.argmax(means))
+    order = np.argsort(-means, kind="stable")[:top]
+    return [DiscardChoice(candidates[j], Mean.of(scores[:, j]), Mean.of(scores[:, j] - scores[:, best]),
+                          candidates[j] & C.TRUMP_BITS) for j in order]
