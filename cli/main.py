@@ -8,6 +8,7 @@ import click
 
 from analyzer import __version__
 from analyzer.errors import TarotError
+from cli.advice import odds
 from cli.bench import bench
 from cli.match import match
 from cli.score import score
@@ -47,6 +48,7 @@ def main() -> None:
 
 
 main.add_command(bench)
+main.add_command(odds)
 main.add_command(match)
 main.add_command(score)
 main.add_command(summarize)

@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.deals import deal_into, stream_state
+from kernels.pimc import play_out_search
 from kernels.playout import HEURISTIC, RESULT_SIZE, STATE_SIZE, deal_to_play, play_out, start_with_discard
 
 CHUNK = 256
@@ -94,3 +95,19 @@ def discard_batch(places, players, taker, contract, discards_s, discards_t, seed
                                poignee_values, declare)
             play_out(hs, ht, st, policies, stream_state(seed, offset + i), result, trace)
             scores[i, j] = result[taker]
+
+
+@njit(parallel=True, cache=True)
+def deal_and_search_batch(fixed, unseen, slots, players, taker, contract, policies, worlds, rollouts, seed, offset,
+                          declare, pab_flat, poignee_values, results):
+    """``deal_and_play_batch`` for policies that include determinized search (PIMC seats)."""
+    for i in prange(results.shape[0]):
+        places = np.empty(78, dtype=np.int8)
+        hs = np.empty(players + 1, dtype=np.uint64)
+        ht = np.empty(players + 1, dtype=np.uint64)
+        st = np.empty(STATE_SIZE, dtype=np.int64)
+        state = stream_state(seed, offset + i)
+        state, tries = deal_into(fixed, unseen, slots, players, True, state, places)
+        places_to_words(places, players, hs, ht)
+        deal_to_play(hs, ht, st, players, taker, contract, pab_flat, poignee_values, declare)
+        play_out_search(hs, ht, st, policies, worlds, rollouts, state, results[i], np.empty(0, dtype=np.int16))

@@ -125,13 +125,13 @@ def trick_state(trick, trick_len):
 
 
 @njit(cache=True)
-def can_beat(seat, best, led, out_s, out_t, excl_s, excl_t):
-    """Whether ``seat`` may hold a card that beats ``best`` when it plays in this trick.
+def can_beat(best, led, out_s, out_t, excl_s, excl_t):
+    """Whether a seat that cannot hold ``excl_s``/``excl_t`` may hold a card that beats ``best``.
 
     A seat that may hold a card of the suit led is assumed to follow it; it can trump only if it
     cannot hold any card of that suit (a void revealed, or every card of it accounted for)."""
-    may_s = out_s & ~excl_s[seat]
-    may_t = out_t & ~excl_t[seat] & ALL_TRUMPS
+    may_s = out_s & ~excl_s
+    may_t = out_t & ~excl_t & ALL_TRUMPS
     if led == 4 or led == -1:
         if best == NO_CARD:
             return may_s != ZERO or may_t != ZERO
@@ -148,7 +148,7 @@ def can_beat(seat, best, led, out_s, out_t, excl_s, excl_t):
     return may_t >> np.uint64(best - FIRST_TRUMP_ID + 1) != ZERO
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_safe(best, led, players, seat, trick_len, allies, out_s, out_t, excl_s, excl_t):
     """Whether ``best`` (played now by ``seat``'s side or already winning) cannot be beaten by a
     seat not known to be an ally among those still to play after ``seat``."""
@@ -156,7 +156,7 @@ def is_safe(best, led, players, seat, trick_len, allies, out_s, out_t, excl_s, e
         q = (seat + k) % players
         if (allies >> q) & 1:
             continue
-        if can_beat(q, best, led, out_s, out_t, excl_s, excl_t):
+        if can_beat(best, led, out_s, out_t, excl_s[q], excl_t[q]):
             return False
     return True
 

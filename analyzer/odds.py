@@ -1,0 +1,146 @@
+"""Contract odds for a hand: the hand's holder takes each contract in turn, on the same simulated deals.
+
+The unseen cards are dealt uniformly (petit sec excluded) and every deal is played out by the chosen
+policy, for Prise, Garde, Garde sans and Garde contre (the same deals and random streams for each
+contract, so the contracts are compared on equal terms).  Prise and Garde take the chien and discard
+with the heuristic; Garde sans and contre count the chien for the taker or the defence; poignées are
+shown when the simulated seats show them.  Runs go in chunks until every reported probability's 95%
+Wilson half-width is at most the precision asked (or a fixed number of deals).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numba
+import numpy as np
+
+from analyzer import cards as C
+from analyzer.errors import TarotError
+from analyzer.hand import Hand
+from analyzer.match import POLICY_IDS
+from analyzer.rules import Contract, Rules
+from analyzer.simulate import rules_flags
+from analyzer.stats import Mean, Proportion
+from kernels import playout as K
+from kernels.batch import deal_and_play_batch, deal_and_search_batch
+from kernels.pimc import PIMC
+
+CHUNK = 2000
+PIMC_CHUNK = 100
+PIMC_WORLDS = 12
+
+
+@dataclass(frozen=True)
+class ContractOdds:
+    contract: Contract
+    success: Proportion
+    score: Mean                       # the taker's score
+    points: Mean                      # the taker's side card points
+    pab_taker: Proportion
+    pab_defence: Proportion
+    chelem: Proportion                # the taker's side took every trick
+
+    def as_dict(self) -> dict:
+        return {
+            "contract": self.contract.token, "p_success": self.success.p, "ci95": list(self.success.wilson()),
+            "expected_score": self.score.mean, "se": self.score.se, "n": self.score.n,
+            "mean_points": self.points.mean, "points_se": self.points.se,
+            "p_petit_au_bout_taker": self.pab_taker.p, "p_petit_au_bout_defence": self.pab_defence.p,
+            "p_chelem": self.chelem.p,
+        }
+
+
+@dataclass(frozen=True)
+class OddsResult:
+    players: int
+    seat: int                          # 0-based
+    hand: Hand
+    policy: str
+    deals: int
+    contracts: list[ContractOdds] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {"players": self.players, "seat": self.seat + 1, "hand": str(self.hand), "policy": self.policy,
+                "deals": self.deals, "contracts": [c.as_dict() for c in self.contracts]}
+
+
+def _fixed_hand(hand: Hand, seat: int, players: int):
+    fixed = np.full(C.N_CARDS, -1, dtype=np.int8)
+    for card in hand:
+        fixed[card] = seat
+    unseen = np.array([c for c in range(C.N_CARDS) if fixed[c] < 0], dtype=np.int64)
+    rules = Rules(players=players)
+    slots = [p for p in range(players) if p != seat for _ in range(rules.hand_size)] + [players] * rules.chien_size
+    return fixed, unseen, np.array(slots, dtype=np.int64)
+
+
+def simulate_contract(hand: Hand, seat: int, contract: Contract, rules: Rules, policy: str, n: int, seed: int,
+                      offset: int = 0, worlds: int = PIMC_WORLDS, declare: bool = True) -> np.ndarray:
+    """Result rows (``kernels.playout`` layout) of deals ``offset … offset+n-1`` with the hand's
+    holder taking ``contract`` (``declare``: the seats show the poignées they hold)."""
+    players = rules.players
+    fixed, unseen, slots = _fixed_hand(hand, seat, players)
+    results = np.zeros((n, K.RESULT_SIZE), dtype=np.int64)
+    pab_flat, poignee_values = rules_flags(rules)
+    policies = np.full(players, POLICY_IDS[policy], dtype=np.int64)
+    if POLICY_IDS[policy] == PIMC:
+        deal_and_search_batch(fixed, unseen, slots, players, seat, int(contract), policies, worlds, 1,
+                              np.uint64(seed), offset, declare, pab_flat, poignee_values, results)
+    else:
+        deal_and_play_batch(fixed, unseen, slots, players, seat, int(contract), policies, np.uint64(seed), offset,
+                            declare, pab_flat, poignee_values, results)
+    return results
+
+
+def summarize_contract(contract: Contract, rows: np.ndarray, seat: int) -> ContractOdds:
+    n = rows.shape[0]
+    chelem = np.isin(rows[:, K.R_CHELEM], (1, 2, 5))
+    return ContractOdds(
+        contract=contract,
+        success=Proportion(int(rows[:, K.R_MADE].sum()), n),
+        score=Mean.of(rows[:, seat]),
+        points=Mean.of(rows[:, K.R_TAKER_HP] / 2),
+        pab_taker=Proportion(int((rows[:, K.R_PAB] == 1).sum()), n),
+        pab_defence=Proportion(int((rows[:, K.R_PAB] == -1).sum()), n),
+        chelem=Proportion(int(chelem.sum()), n))
+
+
+def widest_half_width(odds: list[ContractOdds]) -> float:
+    """The largest 95% half-width among the reported probabilities."""
+    return max(max(p.half_width for p in (o.success, o.pab_taker, o.pab_defence, o.chelem)) for o in odds)
+
+
+def contract_odds(hand: Hand, rules: Rules, seat: int = 0, policy: str = "heuristic", deals: int | None = None,
+                  precision: float = 0.01, max_deals: int = 200_000, seed: int = 0, jobs: int | None = None,
+                  progress: Callable[[int, int | None], None] | None = None) -> OddsResult:
+    """Odds of every contract for ``hand`` held by ``seat`` (0-based), who takes."""
+    if policy not in POLICY_IDS:
+        raise TarotError(f"unknown policy {policy!r} (expected one of: {', '.join(POLICY_IDS)})")
+    if not 0 <= seat < rules.players:
+        raise TarotError(f"seat {seat + 1} does not exist at {rules.players} players")
+    hand.check_size(rules.hand_size, rules.players)
+    chunk = PIMC_CHUNK if policy == "pimc" else CHUNK
+    target = deals if deals is not None else max_deals
+    rows = {c: [] for c in Contract}
+    done = 0
+    previous = numba.get_num_threads()
+    try:
+        if jobs:
+            numba.set_num_threads(max(1, min(jobs, numba.config.NUMBA_NUM_THREADS)))
+        while done < target:
+            n = min(chunk, target - done)
+            for contract in Contract:
+                rows[contract].append(simulate_contract(hand, seat, contract, rules, policy, n, seed, done))
+            done += n
+            if progress:
+                progress(done, deals)
+            if deals is None:
+                odds = [summarize_contract(c, np.concatenate(rows[c]), seat) for c in Contract]
+                if widest_half_width(odds) <= precision:
+                    break
+    finally:
+        numba.set_num_threads(previous)
+    odds = [summarize_contract(c, np.concatenate(rows[c]), seat) for c in Contract]
+    return OddsResult(rules.players, seat, hand, policy, done, odds)

@@ -1,0 +1,70 @@
+"""odds: logic checks on hands whose answer is clear, and the command's output contract."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.hand import Hand
+from analyzer.odds import contract_odds, simulate_contract
+from analyzer.rules import Contract, Rules
+from cli.main import main
+from kernels import playout as K
+
+MONSTER = Hand.parse("21 20 19 18 17 16 15 14 13 12 11 1 EX KS KH KD QD KC")   # 3 oudlers, 12 trumps
+WEAK = Hand.parse("7 4 2 QS 9S 5S 3S 10H 6H 2H JD 8D 5D 1D 9C 7C 4C 2C")
+
+
+def test_three_oudlers_and_twelve_trumps_make_garde_sans_almost_surely():
+    r = contract_odds(MONSTER, Rules(players=4), deals=2000, seed=1)
+    gs = {c.contract: c for c in r.contracts}[Contract.GARDE_SANS]
+    assert gs.success.wilson()[0] > 0.97
+
+
+def test_a_weak_hand_fails_most_contracts():
+    r = contract_odds(WEAK, Rules(players=4), deals=2000, seed=2)
+    assert all(c.success.p < 0.2 for c in r.contracts)
+
+
+def test_garde_pays_twice_prise_on_the_same_deals_apart_from_poignees():
+    rules = Rules(players=4)
+    prise = simulate_contract(WEAK, 0, Contract.PRISE, rules, "heuristic", 2000, seed=3, declare=False)
+    garde = simulate_contract(WEAK, 0, Contract.GARDE, rules, "heuristic", 2000, seed=3, declare=False)
+    assert (prise[:, K.R_MADE] == garde[:, K.R_MADE]).all()
+    plain = prise[:, K.R_CHELEM] == 0                 # chelem bonuses are not multiplied
+    assert plain.sum() > 1900
+    assert (garde[plain, K.R_TOTAL] == 2 * prise[plain, K.R_TOTAL]).all()
+    assert (garde[plain, 0] == 2 * prise[plain, 0]).all()
+
+
+def test_precision_mode_stops_when_every_interval_is_narrow_enough():
+    r = contract_odds(WEAK, Rules(players=4), precision=0.02, seed=4)
+    assert all(max(p.half_width for p in (c.success, c.pab_taker, c.pab_defence, c.chelem)) <= 0.02
+               for c in r.contracts)
+    assert r.deals < 200_000
+
+
+@pytest.mark.parametrize("players,hand", [
+    (3, "21 18 16 14 13 11 9 6 3 1 EX KS QS 4S KH JH 8H 5H QD 2D KC CC 7C 1C"),
+    (5, "20 17 15 12 9 6 1 KS 10S 4S QH 6H KD 5D 2C"),
+])
+def test_json_output_for_three_and_five_players(players, hand):
+    result = CliRunner().invoke(main, ["odds", hand, "--players", str(players), "--deals", "400", "--seed", "1",
+                                       "--format", "json", "--quiet"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["players"] == players and data["deals"] == 400
+    assert [c["contract"] for c in data["contracts"]] == ["prise", "garde", "garde-sans", "garde-contre"]
+    for c in data["contracts"]:
+        assert c["ci95"][0] <= c["p_success"] <= c["ci95"][1] and c["se"] >= 0
+
+
+def test_same_seed_same_output_and_bad_input():
+    runner = CliRunner()
+    args = ["odds", str(WEAK), "--deals", "300", "--seed", "9", "--format", "csv", "--quiet"]
+    a, b = runner.invoke(main, args), runner.invoke(main, args + ["--jobs", "1"])
+    assert a.exit_code == 0 and a.output == b.output
+    bad = runner.invoke(main, ["odds", "21 20 ZZ"])
+    assert bad.exit_code != 0 and "ZZ" in bad.output and "Traceback" not in bad.output
+    short = runner.invoke(main, ["odds", "21 20 19"])
+    assert short.exit_code != 0 and "3 cards" in short.output
