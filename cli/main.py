@@ -8,7 +8,7 @@ import click
 
 from analyzer import __version__
 from analyzer.errors import TarotError
-from cli.advice import odds
+from cli.advice import bid, odds
 from cli.bench import bench
 from cli.match import match
 from cli.score import score
@@ -48,6 +48,7 @@ def main() -> None:
 
 
 main.add_command(bench)
+main.add_command(bid)
 main.add_command(odds)
 main.add_command(match)
 main.add_command(score)

@@ -1,0 +1,71 @@
+"""bid: auction conditioning, option values, and the command's contract."""
+
+import json
+
+import numpy as np
+from click.testing import CliRunner
+
+from analyzer import cards as C
+from analyzer.bid import bid_advice, check_bids, parse_bids
+from analyzer.errors import TarotError
+from analyzer.hand import Hand
+from analyzer.odds import _fixed_hand
+from analyzer.rules import Contract, Rules
+from cli.main import main
+from kernels.auction import conditioned_deals_batch
+from kernels.bidding import TAROTCLUB
+
+WEAK = Hand.parse("7 4 2 QS 9S 5S 3S 10H 6H 2H JD 8D 5D 1D 9C 7C 4C 2C")
+STRONG = Hand.parse("21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C")
+
+
+def test_earlier_passes_lower_the_chance_that_an_earlier_seat_holds_the_21():
+    hand = Hand.parse("20 18 15 12 8 5 KS QS 7S KH 3H CD 9D 2D KC 4C 3C 2C")
+    fixed, unseen, slots = _fixed_hand(hand, 2, 4)
+    n = 20_000
+    out = np.empty((n, 78), dtype=np.int8)
+    tries = np.empty(n, dtype=np.int64)
+    conditioned_deals_batch(fixed, unseen, slots, 4, 2, np.array([0, 0]), TAROTCLUB, np.uint64(1), 0, out, tries)
+    passed = (out[:, C.TWENTY_ONE] == 0).mean()
+    free = np.empty_like(out)
+    conditioned_deals_batch(fixed, unseen, slots, 4, 0, np.array([0]), TAROTCLUB, np.uint64(1), 0, free, tries)
+    unconditioned = (free[:, C.TWENTY_ONE] == 0).mean()
+    assert abs(unconditioned - 18 / 60) < 0.02                 # seat 1 holds 18 of the 60 unseen cards
+    assert passed < unconditioned - 0.05
+    # the hand itself never moves
+    assert (out[:, list(hand)] == 2).all()
+
+
+def test_strong_hand_bids_and_weak_hand_passes():
+    strong = bid_advice(STRONG, Rules(players=4), deals=1000, seed=1)
+    assert strong.recommendation.bid is not None and strong.recommendation.bid >= Contract.GARDE
+    weak = bid_advice(WEAK, Rules(players=4), seat=1, bids=[None], deals=1000, seed=1)
+    assert weak.recommendation.bid is None
+    assert [o.token for o in weak.options] == ["pass", "prise", "garde", "garde-sans", "garde-contre"]
+
+
+def test_options_are_only_higher_bids():
+    advice = bid_advice(WEAK, Rules(players=4), seat=2, bids=[None, Contract.GARDE], deals=200, seed=2)
+    assert [o.token for o in advice.options] == ["pass", "garde-sans", "garde-contre"]
+
+
+def test_bad_auctions_are_refused():
+    for bids, seat in (([Contract.GARDE, Contract.PRISE], 2), ([None], 2)):
+        try:
+            check_bids(bids, seat)
+        except TarotError:
+            continue
+        raise AssertionError(f"{bids} accepted at seat {seat + 1}")
+    assert parse_bids("pass, Garde-Sans") == [None, Contract.GARDE_SANS]
+
+
+def test_cli_json_and_errors():
+    runner = CliRunner()
+    result = runner.invoke(main, ["bid", str(WEAK), "--seat", "2", "--bids", "pass", "--deals", "300",
+                                  "--format", "json", "--quiet"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["recommendation"] in [o["bid"] for o in data["options"]]
+    assert {"bid", "expected_score", "se", "p_success"} <= data["options"][0].keys()
+    bad = runner.invoke(main, ["bid", str(WEAK), "--seat", "3", "--bids", "garde,prise"])
+    assert bad.exit_code != 0 and "does not outbid" in bad.output and "Traceback" not in bad.output
