@@ -28,7 +28,7 @@ from analyzer.notation import parse_mask
 from kernels import playout as K
 from kernels.batch import deal_and_play_batch, places_to_words, sample_batch
 from kernels.deals import deal_into, stream_state
-from kernels.pimc import PIMC, play_out_search
+from kernels.pimc import play_out_search
 
 BENCH_HAND = "21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C"
 PLAYERS = 4
@@ -85,7 +85,7 @@ def pimc_deal_seconds(deals: int = 6, worlds: int = 12, rollouts: int = 1) -> fl
     ht = np.empty(PLAYERS + 1, dtype=np.uint64)
     st = np.empty(K.STATE_SIZE, dtype=np.int64)
     result = np.empty(K.RESULT_SIZE, dtype=np.int64)
-    policies = np.full(PLAYERS, PIMC, dtype=np.int64)
+    policies = np.full(PLAYERS, K.PIMC, dtype=np.int64)
     total = 0.0
     for i in range(deals + 1):
         state, _ = deal_into(fixed, unseen, slots, PLAYERS, True, np.uint64(stream_state(np.uint64(2), i)), places)

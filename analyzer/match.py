@@ -15,8 +15,7 @@ import numpy as np
 from analyzer.stats import Mean
 from kernels import match as K
 from kernels.bidding import CHAVEY, TAROTCLUB
-from kernels.pimc import PIMC
-from kernels.playout import HEURISTIC, RANDOM
+from kernels.playout import HEURISTIC, PIMC, RANDOM
 
 POLICY_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "pimc": PIMC}
 METHOD_IDS = {"chavey": CHAVEY, "tarotclub": TAROTCLUB}

@@ -24,8 +24,7 @@ from analyzer.rules import Contract, Rules
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean, Proportion
 from kernels import playout as K
-from kernels.batch import deal_and_play_batch, deal_and_search_batch
-from kernels.pimc import PIMC
+from kernels.batch import advice_batch
 
 CHUNK = 2000
 PIMC_CHUNK = 100
@@ -66,31 +65,37 @@ class OddsResult:
                 "deals": self.deals, "contracts": [c.as_dict() for c in self.contracts]}
 
 
-def _fixed_hand(hand: Hand, seat: int, players: int):
+def _fixed_hand(hand: Hand, seat: int, players: int, extra: dict[int, int] | None = None):
+    """(place per card or -1, the unseen cards, the place of each open slot) with ``hand`` at ``seat``
+    and the ``extra`` cards ({place: mask}) known too."""
     fixed = np.full(C.N_CARDS, -1, dtype=np.int8)
     for card in hand:
         fixed[card] = seat
+    for place, mask in (extra or {}).items():
+        for card in C.cards_of(mask):
+            fixed[card] = place
     unseen = np.array([c for c in range(C.N_CARDS) if fixed[c] < 0], dtype=np.int64)
     rules = Rules(players=players)
-    slots = [p for p in range(players) if p != seat for _ in range(rules.hand_size)] + [players] * rules.chien_size
+    sizes = [rules.hand_size] * players + [rules.chien_size]
+    slots = [p for p in range(players + 1) for _ in range(sizes[p] - int((fixed == p).sum()))]
     return fixed, unseen, np.array(slots, dtype=np.int64)
 
 
 def simulate_contract(hand: Hand, seat: int, contract: Contract, rules: Rules, policy: str, n: int, seed: int,
-                      offset: int = 0, worlds: int = PIMC_WORLDS, declare: bool = True) -> np.ndarray:
+                      offset: int = 0, worlds: int = PIMC_WORLDS, declare: bool = True,
+                      choices: np.ndarray | None = None, fixed_extra: dict[int, int] | None = None) -> np.ndarray:
     """Result rows (``kernels.playout`` layout) of deals ``offset … offset+n-1`` with the hand's
-    holder taking ``contract`` (``declare``: the seats show the poignées they hold)."""
+    holder taking ``contract`` (``declare``: the seats show the poignées they hold; ``choices``: the
+    taker's choices, ``kernels.playout.start_with_choices``; ``fixed_extra``: more known cards, as
+    {place: mask}, e.g. the chien seen)."""
     players = rules.players
-    fixed, unseen, slots = _fixed_hand(hand, seat, players)
+    fixed, unseen, slots = _fixed_hand(hand, seat, players, fixed_extra)
     results = np.zeros((n, K.RESULT_SIZE), dtype=np.int64)
     pab_flat, poignee_values = rules_flags(rules)
     policies = np.full(players, POLICY_IDS[policy], dtype=np.int64)
-    if POLICY_IDS[policy] == PIMC:
-        deal_and_search_batch(fixed, unseen, slots, players, seat, int(contract), policies, worlds, 1,
-                              np.uint64(seed), offset, declare, pab_flat, poignee_values, results)
-    else:
-        deal_and_play_batch(fixed, unseen, slots, players, seat, int(contract), policies, np.uint64(seed), offset,
-                            declare, pab_flat, poignee_values, results)
+    advice_batch(fixed, unseen, slots, players, seat, int(contract), choices if choices is not None else
+                 K.auto_choices(), policies, worlds, np.uint64(seed), offset, declare, pab_flat, poignee_values,
+                 results)
     return results
 
 

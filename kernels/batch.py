@@ -11,7 +11,8 @@ from numba import njit, prange
 
 from kernels.deals import deal_into, stream_state
 from kernels.pimc import play_out_search
-from kernels.playout import HEURISTIC, RESULT_SIZE, STATE_SIZE, deal_to_play, play_out, start_with_discard
+from kernels.playout import (CH_DISCARD, CH_DISCARD_S, CH_DISCARD_T, HEURISTIC, PIMC, RESULT_SIZE, STATE_SIZE,
+                             auto_choices, deal_to_play, play_out, start_with_choices)
 
 CHUNK = 256
 
@@ -89,25 +90,36 @@ def discard_batch(places, players, taker, contract, discards_s, discards_t, seed
         result = np.empty(RESULT_SIZE, dtype=np.int64)
         trace = np.empty(0, dtype=np.int16)
         policies = np.full(players, HEURISTIC, dtype=np.int64)
+        choices = auto_choices()
+        choices[CH_DISCARD] = 1
         for j in range(discards_s.shape[0]):
             places_to_words(places[i], players, hs, ht)
-            start_with_discard(hs, ht, st, players, taker, contract, discards_s[j], discards_t[j], pab_flat,
-                               poignee_values, declare)
+            choices[CH_DISCARD_S] = np.int64(discards_s[j])
+            choices[CH_DISCARD_T] = np.int64(discards_t[j])
+            start_with_choices(hs, ht, st, players, taker, contract, choices, pab_flat, poignee_values, declare)
             play_out(hs, ht, st, policies, stream_state(seed, offset + i), result, trace)
             scores[i, j] = result[taker]
 
 
 @njit(parallel=True, cache=True)
-def deal_and_search_batch(fixed, unseen, slots, players, taker, contract, policies, worlds, rollouts, seed, offset,
-                          declare, pab_flat, poignee_values, results):
-    """``deal_and_play_batch`` for policies that include determinized search (PIMC seats)."""
+def advice_batch(fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, offset, declare,
+                 pab_flat, poignee_values, results):
+    """Deal (petit sec excluded) and play ``results.shape[0]`` deals with the taker's ``choices``
+    (``kernels.playout.start_with_choices``); seats whose policy is PIMC search."""
+    search = False
+    for s in range(players):
+        search = search or policies[s] == PIMC
     for i in prange(results.shape[0]):
         places = np.empty(78, dtype=np.int8)
         hs = np.empty(players + 1, dtype=np.uint64)
         ht = np.empty(players + 1, dtype=np.uint64)
         st = np.empty(STATE_SIZE, dtype=np.int64)
+        trace = np.empty(0, dtype=np.int16)
         state = stream_state(seed, offset + i)
         state, tries = deal_into(fixed, unseen, slots, players, True, state, places)
         places_to_words(places, players, hs, ht)
-        deal_to_play(hs, ht, st, players, taker, contract, pab_flat, poignee_values, declare)
-        play_out_search(hs, ht, st, policies, worlds, rollouts, state, results[i], np.empty(0, dtype=np.int16))
+        start_with_choices(hs, ht, st, players, taker, contract, choices, pab_flat, poignee_values, declare)
+        if search:
+            play_out_search(hs, ht, st, policies, worlds, 1, state, results[i], trace)
+        else:
+            play_out(hs, ht, st, policies, state, results[i], trace)

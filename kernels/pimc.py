@@ -15,11 +15,10 @@ from numba import njit
 
 from kernels.heuristic import ALL_TRUMPS, EXCUSE_MASK, FIRST_TRUMP_ID, ONE, ZERO, lowest_bit, popcount
 from kernels.playout import (CALLED, CHIEN_S, CHIEN_T, CONTRACT, EXCL_S, EXCL_T, GARDE, HAND_SIZE, HEURISTIC,
-                             LEADER, NOISY, PARTNER, PARTNER_KNOWN, PLAYERS, POIGNEE_T, RESULT_SIZE, SHOWN_T,
+                             LEADER, NOISY, PARTNER, PIMC, PARTNER_KNOWN, PLAYERS, POIGNEE_T, RESULT_SIZE, SHOWN_T,
                              STATE_SIZE, TAKER, TRICK, TRICK_LEN, advance, legal_words)
 from kernels.worlds import prepare, sample_world
 
-PIMC = 3
 KING_BITS = np.uint64(sum(1 << (s * 14 + 13) for s in range(4)))
 OUDLER_T = np.uint64(1 | 1 << 20 | 1 << 21)
 

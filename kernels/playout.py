@@ -30,6 +30,7 @@ from kernels.worlds import splitmix64
 RANDOM = 0
 HEURISTIC = 1
 NOISY = 2              # the heuristic, with one card in eight played at random (rollout variety)
+PIMC = 3               # determinized search (kernels/pimc.py), driven by play_out_search
 
 # Contracts as ints, as in kernels/bidding.py.
 PRISE, GARDE, GARDE_SANS, GARDE_CONTRE = 1, 2, 3, 4
@@ -311,39 +312,61 @@ def start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, 
     new_trick(st, taker if chelem > 0 else 0)
 
 
+# The taker's choices before the first card, as ``start_with_choices`` takes them (AUTO: the
+# simulated seat's own choice).
+AUTO = -2
+CH_CALLED = 0          # card id to call (5 players), or AUTO
+CH_DISCARD = 1         # 1: the discard below, AUTO: the heuristic discard
+CH_DISCARD_S = 2
+CH_DISCARD_T = 3
+CH_CHELEM = 4          # 0 no, 1 announce, AUTO
+CH_POIGNEE = 5         # trump word the taker shows (0: none), or AUTO
+CHOICES_SIZE = 6
+
+
+@njit(cache=True)
+def auto_choices():
+    choices = np.full(CHOICES_SIZE, AUTO, dtype=np.int64)
+    return choices
+
+
 @njit(cache=True)
 def deal_to_play(hs, ht, st, players, taker, contract, pab_flat, poignee_values, declare):
-    """Start of play with the simulated seats' own choices: the heuristic discard, then as in
-    ``start_with_discard``."""
+    """Start of play with every choice the simulated seats' own (see ``start_with_choices``)."""
+    start_with_choices(hs, ht, st, players, taker, contract, auto_choices(), pab_flat, poignee_values, declare)
+
+
+@njit(cache=True)
+def start_with_choices(hs, ht, st, players, taker, contract, choices, pab_flat, poignee_values, declare):
+    """Start of play: the King call (5 players), the discard (Prise, Garde), the chelem announcement
+    and the poignées, each given in ``choices`` or left to the simulated seats (the heuristic
+    discard, ``declarations.py``; other seats show poignées only if ``declare``)."""
+    called = -1
+    if players == 5:
+        called = call_card(hs[taker]) if choices[CH_CALLED] == AUTO else choices[CH_CALLED]
     discard_s = ZERO
     discard_t = ZERO
     if contract <= GARDE:
-        discard_s, discard_t = heuristic_discard(hs[taker] | hs[players], ht[taker] | ht[players],
-                                                 CHIEN_SIZE[players])
-    start_with_discard(hs, ht, st, players, taker, contract, discard_s, discard_t, pab_flat, poignee_values, declare)
-
-
-@njit(cache=True)
-def start_with_discard(hs, ht, st, players, taker, contract, discard_s, discard_t, pab_flat, poignee_values,
-                       declare):
-    """Start of play for a given discard, with the simulated seats' other choices: the King call
-    (5 players), the chelem announcement and (if ``declare``) the poignées they show."""
-    called = -1
-    if players == 5:
-        called = call_card(hs[taker])
-    shown = np.zeros(players, dtype=np.uint64)
-    if declare:
-        for s in range(players):
-            hand_t = ht[s]
-            if s == taker and contract <= GARDE:
-                hand_t = (ht[s] | ht[players]) & ~discard_t
-            _, shown[s] = poignee_to_show(hand_t, players)
+        if choices[CH_DISCARD] == AUTO:
+            discard_s, discard_t = heuristic_discard(hs[taker] | hs[players], ht[taker] | ht[players],
+                                                     CHIEN_SIZE[players])
+        else:
+            discard_s, discard_t = np.uint64(choices[CH_DISCARD_S]), np.uint64(choices[CH_DISCARD_T])
     hand_s_after = hs[taker]
     hand_t_after = ht[taker]
     if contract <= GARDE:
         hand_s_after = (hs[taker] | hs[players]) & ~discard_s
         hand_t_after = (ht[taker] | ht[players]) & ~discard_t
-    chelem = 1 if announce_chelem(hand_s_after, hand_t_after) else 0
+    shown = np.zeros(players, dtype=np.uint64)
+    for s in range(players):
+        if s == taker and choices[CH_POIGNEE] != AUTO:
+            shown[s] = np.uint64(choices[CH_POIGNEE])
+        elif declare:
+            _, shown[s] = poignee_to_show(hand_t_after if s == taker else ht[s], players)
+    if choices[CH_CHELEM] == AUTO:
+        chelem = 1 if announce_chelem(hand_s_after, hand_t_after) else 0
+    else:
+        chelem = choices[CH_CHELEM]
     start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, discard_t, shown,
                pab_flat, poignee_values)
 
