@@ -1,4 +1,4 @@
-"""Hand-advice commands: ``odds`` and ``bid`` (poignée, discard, call and chelem advice are to come)."""
+"""Hand-advice commands: odds, bid, poignee, discard, call and chelem."""
 
 from __future__ import annotations
 
@@ -7,8 +7,14 @@ import io
 
 import click
 
+from analyzer import cards as C
 from analyzer.bid import bid_advice, parse_bids
+from analyzer.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
+from analyzer.discard import best_discards
+from analyzer.game import discard_options, lowest_poignee
 from analyzer.hand import Hand
+from analyzer.notation import format_cards
+from analyzer.rules import Contract, PoigneeLevel
 from analyzer.odds import contract_odds
 from cli.options import echo_json, format_option, players_option, rules_from, variant_option
 from cli.progress import Progress
@@ -118,3 +124,153 @@ def bid(hand, bids, bidding, no_conditioning, players, seat, policy, deals, prec
         click.echo(f"{r['bid']:<13}{r['expected_score']:>+9.1f} {r['se']:>6.1f}  {r['p_success']:>9.1%}  "
                    f"{r['ci95'][0]:.1%}–{r['ci95'][1]:.1%}{mark}")
     click.echo(f"Recommendation: {advice.recommendation.token}. {advice.reason()}")
+
+
+def _render_comparison(comparison, fmt: str, notes: list[str] = ()) -> None:
+    rows = [a.as_dict() for a in comparison.alternatives]
+    if fmt == "json":
+        echo_json({**comparison.as_dict(), "notes": list(notes)})
+        return
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(["choice", "expected_score", "se", "n", "p_success", "ci95_low", "ci95_high", "p_chelem",
+                         "vs_best", "vs_best_se"])
+        for r in rows:
+            writer.writerow([r["choice"], r["expected_score"], r["se"], r["n"], r["p_success"], *r["ci95"],
+                             r["p_chelem"], r["vs_best"], r["vs_best_se"]])
+        click.echo(buf.getvalue(), nl=False)
+        return
+    c = comparison
+    click.echo(f"{c.question}  {c.hand}  ({c.contract.token}, seat {c.seat + 1} of {c.players}, {c.deals:,} deals)")
+    width = max(len(r["choice"]) for r in rows) + 2
+    click.echo(f"{'choice':<{width}}{'score':>9} {'± se':>6}  {'made':>6}  {'chelem':>6}  {'vs best':>14}")
+    for r in rows:
+        click.echo(f"{r['choice']:<{width}}{r['expected_score']:>+9.1f} {r['se']:>6.1f}  {r['p_success']:>6.1%}  "
+                   f"{r['p_chelem']:>6.1%}  {r['vs_best']:>+7.1f} ± {r['vs_best_se']:<5.1f}")
+    for note in notes:
+        click.echo(note)
+
+
+def _contract_option(default: str):
+    return click.option("--contract", default=default, show_default=True, metavar="C",
+                        help="The contract the hand takes (prise, garde, garde-sans, garde-contre).")
+
+
+def _setup(hand, players, seat, variants):
+    rules = rules_from(players, variants)
+    if seat > rules.players:
+        raise click.BadParameter(f"seat {seat} does not exist at {rules.players} players", param_hint="--seat")
+    return rules, Hand.parse(hand, players=rules.players)
+
+
+def _run(question, cards, rules, contract, options, seat, policy, deals, precision, max_deals, seed, jobs, quiet):
+    bar = Progress("simulating", quiet)
+    try:
+        return compare(question, cards, rules, Contract.parse(contract), options, seat - 1, policy, deals, precision,
+                       max_deals, seed, jobs, bar)
+    finally:
+        bar.close()
+
+
+@click.command()
+@click.argument("hand")
+@_contract_option("garde")
+@simulation_options
+@format_option("table", "json", "csv")
+def call(hand, contract, players, seat, policy, deals, precision, max_deals, seed, jobs, variants, quiet, fmt) -> None:
+    """5 players: which card to call with HAND, and the expected score of each choice."""
+    if players != "5":
+        raise click.BadParameter("a King is called only at 5 players (use --players 5)", param_hint="--players")
+    rules, cards = _setup(hand, players, seat, variants)
+    result = _run("Call:", cards, rules, contract, call_options(cards), seat, policy, deals, precision, max_deals,
+                  seed, jobs, quiet)
+    _render_comparison(result, fmt, [f"Recommendation: call {result.best.label}."])
+
+
+@click.command()
+@click.argument("hand")
+@_contract_option("garde")
+@simulation_options
+@format_option("table", "json", "csv")
+def poignee(hand, contract, players, seat, policy, deals, precision, max_deals, seed, jobs, variants, quiet,
+            fmt) -> None:
+    """Which poignées HAND may show, which trumps to show, and what declaring each is worth."""
+    rules, cards = _setup(hand, players, seat, variants)
+    options = poignee_options(cards, rules)
+    if len(options) == 1:
+        raise click.UsageError(f"{cards.trumps()} trumps (the Excuse counted): a poignée needs "
+                               f"{rules.poignee_thresholds[0]} at {rules.players} players")
+    notes = []
+    for level, need in enumerate(rules.poignee_thresholds):
+        if cards.trumps() >= need:
+            notes.append(f"{POIGNEE_NAMES[level]}: show {format_cards(lowest_poignee(cards.mask, PoigneeLevel(level), rules))}"
+                         " (the lowest trumps; the Excuse only when no other trump is left)")
+    if policy != "pimc":
+        notes.append("The opponents use the shown trumps only with --policy pimc; the heuristic ignores them.")
+    result = _run("Poignée:", cards, rules, contract, options, seat, policy, deals, precision, max_deals, seed,
+                  jobs, quiet)
+    _render_comparison(result, fmt, notes + [f"Recommendation: {result.best.label}."])
+
+
+@click.command()
+@click.argument("hand")
+@_contract_option("garde-sans")
+@simulation_options
+@format_option("table", "json", "csv")
+def chelem(hand, contract, players, seat, policy, deals, precision, max_deals, seed, jobs, variants, quiet,
+           fmt) -> None:
+    """The probability that HAND takes every trick, and the value of announcing the chelem."""
+    rules, cards = _setup(hand, players, seat, variants)
+    result = _run("Chelem:", cards, rules, contract, chelem_options(), seat, policy, deals, precision, max_deals,
+                  seed, jobs, quiet)
+    _render_comparison(result, fmt, [f"Recommendation: {result.best.label}."])
+
+
+@click.command()
+@click.argument("hand")
+@click.option("--chien", required=True, metavar="CARDS", help="The chien's cards.")
+@click.option("--contract", type=click.Choice(["prise", "garde"]), default="garde", show_default=True)
+@click.option("--top", type=click.IntRange(1, 50), default=5, show_default=True, help="How many discards to list.")
+@players_option
+@click.option("--seat", type=click.IntRange(1, 5), default=1, show_default=True, help="The taker's seat.")
+@click.option("--deals", type=click.IntRange(10, None), default=2000, show_default=True,
+              help="Deals each candidate is played on (the same deals for all).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@variant_option
+@format_option("table", "json", "csv")
+def discard(hand, chien, contract, top, players, seat, deals, seed, variants, fmt) -> None:
+    """The best legal discards for HAND after taking --chien, by the taker's expected score."""
+    rules, cards = _setup(hand, players, seat, variants)
+    dog = Hand.parse(chien, what="the chien")
+    clash = cards.mask & dog.mask
+    if clash:
+        raise click.UsageError(f"card {format_cards(clash).split()[0]} is both in the hand and in the chien")
+    dog.check_size(rules.chien_size, rules.players, "the chien")
+    choices = best_discards(cards.mask, dog.mask, Contract.parse(contract), rules, seat - 1, deals, seed, top)
+    both = cards.mask | dog.mask
+    free, trumps = discard_options(both)
+    kings_oudlers = both & (C.mask_of(C.KINGS) | C.OUDLER_BITS)
+    forced = max(0, rules.chien_size - free.bit_count())
+    rows = [{"discard": format_cards(c.discard), "expected_score": c.score.mean, "se": c.score.se, "n": c.score.n,
+             "vs_best": c.vs_best.mean, "vs_best_se": c.vs_best.se, "shown_trumps": format_cards(c.shown_trumps)}
+            for c in choices]
+    rule = (f"may not go: {format_cards(kings_oudlers) or 'none held'} (Kings and oudlers); "
+            + (f"{forced} trump(s) must go and are shown" if forced else "no trump may go"))
+    if fmt == "json":
+        echo_json({"hand": str(cards), "chien": str(dog), "contract": contract, "deals": deals, "rules": rule,
+                   "discards": rows})
+        return
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        click.echo(buf.getvalue(), nl=False)
+        return
+    click.echo(f"{cards} + chien {dog}  ({contract}, {deals:,} deals, heuristic play)")
+    click.echo(rule)
+    for r in rows:
+        shown = f"  shows {r['shown_trumps']}" if r["shown_trumps"] else ""
+        click.echo(f"  {r['discard']:<24}{r['expected_score']:>+9.1f} ± {r['se']:<5.1f} vs best "
+                   f"{r['vs_best']:>+6.1f} ± {r['vs_best_se']:<4.1f}{shown}")

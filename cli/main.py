@@ -8,7 +8,7 @@ import click
 
 from analyzer import __version__
 from analyzer.errors import TarotError
-from cli.advice import bid, odds
+from cli.advice import bid, call, chelem, discard, odds, poignee
 from cli.bench import bench
 from cli.match import match
 from cli.score import score
@@ -49,7 +49,11 @@ def main() -> None:
 
 main.add_command(bench)
 main.add_command(bid)
+main.add_command(call)
+main.add_command(chelem)
+main.add_command(discard)
 main.add_command(odds)
+main.add_command(poignee)
 main.add_command(match)
 main.add_command(score)
 main.add_command(summarize)

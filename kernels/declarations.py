@@ -22,18 +22,27 @@ POIGNEE_THRESHOLDS = np.array([[13, 15, 18], [10, 13, 15], [8, 10, 13]], dtype=n
 
 @njit(cache=True)
 def poignee_to_show(hand_t, players):
-    """(level 0-2 or -1 for none, trump word of the cards shown)."""
+    """(level 0-2 or -1 for none, trump word of the cards shown): the highest level the hand allows."""
     need = POIGNEE_THRESHOLDS[players - 3]
-    numbered = hand_t & ALL_TRUMPS
-    n = popcount(numbered) + (1 if hand_t & EXCUSE_MASK else 0)
+    n = popcount(hand_t & ALL_TRUMPS) + (1 if hand_t & EXCUSE_MASK else 0)
     level = -1
     for i in range(3):
         if n >= need[i]:
             level = i
+    return level, poignee_of_level(hand_t, players, level)
+
+
+@njit(cache=True)
+def poignee_of_level(hand_t, players, level):
+    """Trump word of a legal showing of ``level`` with the lowest trumps (the Excuse only as the last
+    stand-in); 0 when the hand does not allow it."""
     if level < 0:
-        return -1, ZERO
+        return ZERO
+    numbered = hand_t & ALL_TRUMPS
+    if popcount(numbered) + (1 if hand_t & EXCUSE_MASK else 0) < POIGNEE_THRESHOLDS[players - 3, level]:
+        return ZERO
     shown = ZERO
-    left = need[level]
+    left = POIGNEE_THRESHOLDS[players - 3, level]
     x = numbered
     while left > 0 and x != ZERO:
         b = lowest_bit(x)
@@ -42,7 +51,7 @@ def poignee_to_show(hand_t, players):
         left -= 1
     if left > 0:
         shown |= EXCUSE_MASK
-    return level, shown
+    return shown
 
 
 @njit(cache=True)

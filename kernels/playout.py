@@ -21,7 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from kernels.declarations import POIGNEE_THRESHOLDS, announce_chelem, call_card, poignee_to_show
+from kernels.declarations import (POIGNEE_THRESHOLDS, announce_chelem, call_card, poignee_of_level,
+                                  poignee_to_show)
 from kernels.discard import heuristic_discard
 from kernels.heuristic import (ALL_TRUMPS, EXCUSE_ID, EXCUSE_MASK, FIRST_TRUMP_ID, HALF_POINTS, ONE, PETIT_ID,
                                TWENTY_ONE_ID, ZERO, heuristic_card, lowest_bit, popcount, suit_bits)
@@ -320,7 +321,7 @@ CH_DISCARD = 1         # 1: the discard below, AUTO: the heuristic discard
 CH_DISCARD_S = 2
 CH_DISCARD_T = 3
 CH_CHELEM = 4          # 0 no, 1 announce, AUTO
-CH_POIGNEE = 5         # trump word the taker shows (0: none), or AUTO
+CH_POIGNEE = 5         # poignée level the taker shows (0-2; -1 none; skipped if the hand lacks it), or AUTO
 CHOICES_SIZE = 6
 
 
@@ -360,7 +361,7 @@ def start_with_choices(hs, ht, st, players, taker, contract, choices, pab_flat, 
     shown = np.zeros(players, dtype=np.uint64)
     for s in range(players):
         if s == taker and choices[CH_POIGNEE] != AUTO:
-            shown[s] = np.uint64(choices[CH_POIGNEE])
+            shown[s] = poignee_of_level(hand_t_after, players, choices[CH_POIGNEE])
         elif declare:
             _, shown[s] = poignee_to_show(hand_t_after if s == taker else ht[s], players)
     if choices[CH_CHELEM] == AUTO:

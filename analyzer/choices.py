@@ -1,0 +1,138 @@
+"""Comparing the taker's alternatives before the first card: which King to call, whether to show a
+poignée, whether to announce a chelem.
+
+Each alternative is simulated on the same deals (common random numbers): the hand's holder takes the
+contract, makes that choice and leaves the others to the simulated seats; the deal is played by the
+chosen policy.  Each alternative gets the taker's expected score, the probability of success and of
+a chelem, and its difference with the best alternative on the same deals, all with their
+uncertainty.  Runs go until every reported probability's 95% half-width is at most the precision
+asked (or a fixed number of deals).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numba
+import numpy as np
+
+from analyzer import cards as C
+from analyzer.errors import TarotError
+from analyzer.game import legal_calls
+from analyzer.hand import Hand
+from analyzer.odds import CHUNK, PIMC_CHUNK, simulate_contract
+from analyzer.rules import Contract, Rules
+from analyzer.stats import Mean, Proportion
+from kernels import playout as K
+
+POIGNEE_NAMES = ("simple", "double", "triple")
+
+
+@dataclass(frozen=True)
+class Alternative:
+    label: str
+    score: Mean                    # the taker's score
+    success: Proportion            # contract made
+    chelem: Proportion             # the taker's side took every trick
+    vs_best: Mean                  # score minus the best alternative's, on the same deals
+
+    def as_dict(self) -> dict:
+        return {"choice": self.label, "expected_score": self.score.mean, "se": self.score.se, "n": self.score.n,
+                "p_success": self.success.p, "ci95": list(self.success.wilson()), "p_chelem": self.chelem.p,
+                "chelem_ci95": list(self.chelem.wilson()), "vs_best": self.vs_best.mean, "vs_best_se": self.vs_best.se}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    question: str
+    hand: Hand
+    contract: Contract
+    players: int
+    seat: int
+    deals: int
+    alternatives: list[Alternative]
+
+    @property
+    def best(self) -> Alternative:
+        return self.alternatives[0]
+
+    def as_dict(self) -> dict:
+        return {"question": self.question, "players": self.players, "seat": self.seat + 1, "hand": str(self.hand),
+                "contract": self.contract.token, "deals": self.deals, "recommendation": self.best.label,
+                "alternatives": [a.as_dict() for a in self.alternatives]}
+
+
+def compare(question: str, hand: Hand, rules: Rules, contract: Contract, options: dict[str, np.ndarray],
+            seat: int = 0, policy: str = "heuristic", deals: int | None = None, precision: float = 0.01,
+            max_deals: int = 100_000, seed: int = 0, jobs: int | None = None,
+            progress: Callable[[int, int | None], None] | None = None) -> Comparison:
+    """Simulate each labelled set of taker's choices (``kernels.playout`` CH_* arrays) and rank them."""
+    if not 0 <= seat < rules.players:
+        raise TarotError(f"seat {seat + 1} does not exist at {rules.players} players")
+    hand.check_size(rules.hand_size, rules.players)
+    chunk = PIMC_CHUNK if policy == "pimc" else CHUNK
+    target = deals if deals is not None else max_deals
+    rows: dict[str, list[np.ndarray]] = {label: [] for label in options}
+    done = 0
+    previous = numba.get_num_threads()
+    try:
+        if jobs:
+            numba.set_num_threads(max(1, min(jobs, numba.config.NUMBA_NUM_THREADS)))
+        while done < target:
+            n = min(chunk, target - done)
+            for label, choices in options.items():
+                rows[label].append(simulate_contract(hand, seat, contract, rules, policy, n, seed, done,
+                                                     choices=choices))
+            done += n
+            if progress:
+                progress(done, deals)
+            if deals is None and _widest(rows) <= precision:
+                break
+    finally:
+        numba.set_num_threads(previous)
+    data = {label: np.concatenate(r) for label, r in rows.items()}
+    means = {label: d[:, seat].mean() for label, d in data.items()}
+    best = max(means, key=means.get)
+    alternatives = [Alternative(label, Mean.of(d[:, seat]), Proportion(int(d[:, K.R_MADE].sum()), len(d)),
+                                Proportion(int(np.isin(d[:, K.R_CHELEM], (1, 2, 5)).sum()), len(d)),
+                                Mean.of((d[:, seat] - data[best][:, seat]).astype(np.float64)))
+                    for label, d in data.items()]
+    alternatives.sort(key=lambda a: -a.score.mean)
+    return Comparison(question, hand, contract, rules.players, seat, done, alternatives)
+
+
+def _widest(rows: dict[str, list[np.ndarray]]) -> float:
+    widest = 0.0
+    for r in rows.values():
+        d = np.concatenate(r)
+        n = len(d)
+        for k in (int(d[:, K.R_MADE].sum()), int(np.isin(d[:, K.R_CHELEM], (1, 2, 5)).sum())):
+            widest = max(widest, Proportion(k, n).half_width)
+    return widest
+
+
+def _choices(**given: int) -> np.ndarray:
+    choices = K.auto_choices()
+    for name, value in given.items():
+        choices[getattr(K, name)] = value
+    return choices
+
+
+def call_options(hand: Hand) -> dict[str, np.ndarray]:
+    """5 players: one alternative per card the taker may call."""
+    return {C.TOKENS[card]: _choices(CH_CALLED=card) for card in legal_calls(hand.mask)}
+
+
+def poignee_options(hand: Hand, rules: Rules) -> dict[str, np.ndarray]:
+    """Not showing, and showing each level the hand's trumps allow (the lowest trumps, the Excuse only
+    as the last stand-in)."""
+    options = {"no poignée": _choices(CH_POIGNEE=-1)}
+    for level, need in enumerate(rules.poignee_thresholds):
+        if hand.trumps() >= need:
+            options[f"{POIGNEE_NAMES[level]} ({need} trumps)"] = _choices(CH_POIGNEE=level)
+    return options
+
+
+def chelem_options() -> dict[str, np.ndarray]:
+    return {"announce": _choices(CH_CHELEM=1), "do not announce": _choices(CH_CHELEM=0)}

@@ -1,0 +1,72 @@
+"""call, poignee, chelem and discard: their logic on hands where the answer is clear, and their output."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.choices import call_options, chelem_options, compare, poignee_options
+from analyzer.hand import Hand
+from analyzer.rules import Contract, Rules
+from cli.main import main
+
+FIVE = Hand.parse("20 17 15 12 9 6 1 KS 10S 4S QH 6H KD 5D 2C")
+SURE = Hand.parse("21 20 19 17 15 12 10 9 8 5 1 KS QS 7S KH 3H CD 9D")
+MONSTER = Hand.parse("21 20 19 18 17 16 15 14 13 12 11 10 9 8 1 EX KS KH")
+
+
+def test_calling_ones_own_king_means_playing_alone_and_costs():
+    rules = Rules(players=5)
+    options = call_options(FIVE)
+    assert set(options) == {"KS", "KH", "KD", "KC"}
+    result = compare("call", FIVE, rules, Contract.GARDE, options, deals=1500, seed=1)
+    assert result.best.label in ("KH", "KC")                 # Kings the hand does not hold
+    own = [a for a in result.alternatives if a.label in ("KS", "KD")]
+    assert all(a.vs_best.mean + 3 * a.vs_best.se < 0 for a in own)
+
+
+def test_a_poignee_on_a_sure_hand_is_worth_its_bonus_to_every_seat_share():
+    rules = Rules(players=4)
+    options = poignee_options(SURE, rules)
+    assert list(options) == ["no poignée", "simple (10 trumps)"]
+    result = compare("poignee", SURE, rules, Contract.GARDE, options, deals=1500, seed=2)
+    by = {a.label: a for a in result.alternatives}
+    assert by["simple (10 trumps)"].success.p == 1.0
+    # made every time: the simple poignée adds 20 per defender, 60 to the taker, on every deal
+    assert by["no poignée"].vs_best.mean == -60 and by["no poignée"].vs_best.se == 0
+
+
+def test_announcing_a_sure_chelem_pays_the_difference():
+    result = compare("chelem", MONSTER, Rules(players=4), Contract.GARDE_SANS, chelem_options(), deals=500, seed=3)
+    by = {a.label: a for a in result.alternatives}
+    assert by["announce"].chelem.p == 1.0
+    assert result.best.label == "announce"
+    assert by["do not announce"].vs_best.mean == pytest.approx(-3 * 200)      # 400 vs 200, taker's share 3x
+
+
+@pytest.mark.parametrize("args", [
+    ["call", str(FIVE), "--players", "5"],
+    ["poignee", str(SURE)],
+    ["chelem", str(MONSTER)],
+])
+def test_commands_json(args):
+    result = CliRunner().invoke(main, args + ["--deals", "200", "--seed", "1", "--format", "json", "--quiet"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["recommendation"] == data["alternatives"][0]["choice"]
+    assert {"expected_score", "se", "p_success", "ci95"} <= data["alternatives"][0].keys()
+
+
+def test_discard_command_enforces_the_rules():
+    runner = CliRunner()
+    hand = "21 19 17 15 12 9 7 4 EX 2S KS QS 9S 5S KH 8H 4H 3H"
+    result = runner.invoke(main, ["discard", hand, "--chien", "CD 6D 2D 7C 3C KC", "--deals", "200",
+                                  "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert "21 EX KS KH KC" in data["rules"]
+    assert len(data["discards"]) == 5
+    clash = runner.invoke(main, ["discard", hand, "--chien", "KS 6D 2D 7C 3C KC"])
+    assert clash.exit_code != 0 and "KS" in clash.output
+    bad = runner.invoke(main, ["call", str(FIVE)])
+    assert bad.exit_code != 0 and "5 players" in bad.output
