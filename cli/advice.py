@@ -9,6 +9,7 @@ import click
 
 from analyzer import cards as C
 from analyzer.bid import bid_advice, parse_bids
+from analyzer.bidcheck import check_bidding
 from analyzer.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
 from analyzer.discard import best_discards
 from analyzer.game import discard_options, lowest_poignee
@@ -274,3 +275,26 @@ def discard(hand, chien, contract, top, players, seat, deals, seed, variants, fm
         shown = f"  shows {r['shown_trumps']}" if r["shown_trumps"] else ""
         click.echo(f"  {r['discard']:<24}{r['expected_score']:>+9.1f} ± {r['se']:<5.1f} vs best "
                    f"{r['vs_best']:>+6.1f} ± {r['vs_best_se']:<4.1f}{shown}")
+
+
+@click.command("compare-bidding")
+@click.option("--hands", type=click.IntRange(1, None), default=1000, show_default=True, help="Random hands.")
+@players_option
+@click.option("--deals", type=click.IntRange(10, None), default=1000, show_default=True,
+              help="Deals per option, to choose and (on fresh deals) to score.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@format_option("table", "json")
+def compare_bidding(hands, players, deals, seed, fmt) -> None:
+    """The bid advice against the two point-count methods: agreement, and points gained per deal."""
+    result = check_bidding(hands, int(players), deals, seed)
+    if fmt == "json":
+        echo_json(result.as_dict())
+        return
+    bids = ["pass", "prise", "garde", "garde-sans", "garde-contre"]
+    for method, table in result.agreement.items():
+        click.echo(f"advice (rows) vs {method} (columns), {result.hands} hands")
+        click.echo(" " * 14 + "".join(f"{b:>13}" for b in bids))
+        for mine in bids:
+            click.echo(f"{mine:<14}" + "".join(f"{table.get((mine, theirs), 0):>13}" for theirs in bids))
+        g = result.gain[method]
+        click.echo(f"advice gains {g.mean:+.2f} ± {g.se:.2f} points per deal over {method}\n")

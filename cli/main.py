@@ -8,7 +8,7 @@ import click
 
 from analyzer import __version__
 from analyzer.errors import TarotError
-from cli.advice import bid, call, chelem, discard, odds, poignee
+from cli.advice import bid, call, chelem, compare_bidding, discard, odds, poignee
 from cli.bench import bench
 from cli.match import match
 from cli.score import score
@@ -51,6 +51,7 @@ main.add_command(bench)
 main.add_command(bid)
 main.add_command(call)
 main.add_command(chelem)
+main.add_command(compare_bidding)
 main.add_command(discard)
 main.add_command(odds)
 main.add_command(poignee)

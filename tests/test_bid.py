@@ -69,3 +69,13 @@ def test_cli_json_and_errors():
     assert {"bid", "expected_score", "se", "p_success"} <= data["options"][0].keys()
     bad = runner.invoke(main, ["bid", str(WEAK), "--seat", "3", "--bids", "garde,prise"])
     assert bad.exit_code != 0 and "does not outbid" in bad.output and "Traceback" not in bad.output
+
+
+def test_compare_bidding_small_run():
+    result = CliRunner().invoke(main, ["compare-bidding", "--hands", "6", "--deals", "100", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["hands"] == 6
+    for method in ("chavey", "tarotclub"):
+        assert sum(data["agreement"][method].values()) == 6
+        assert data["gain"][method]["n"] == 6

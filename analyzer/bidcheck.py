@@ -1,0 +1,54 @@
+"""How the simulated bid advice compares with the published point-count methods.
+
+On random hands (first seat to speak, 4 players by default), the advice (``analyzer/bid.py``) and the
+two methods of BIDDING_BASELINES.md each choose a bid.  The choices are then scored on fresh deals
+(an independent seed, so the advice is not judged on the very deals it chose from), the other seats
+being the same for everybody (duplicate): per hand, the score of the advice's bid minus the score of
+each method's bid.  Reported: the agreement table and the mean gain per deal with its standard error.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from analyzer.baselines import METHODS, baseline_contract
+from analyzer.bid import bid_advice
+from analyzer.hand import Hand
+from analyzer.rules import Rules
+from analyzer.sampling import sample_deals
+from analyzer.stats import Mean
+
+
+@dataclass(frozen=True)
+class BiddingCheck:
+    hands: int
+    agreement: dict[str, Counter]          # method -> Counter of (advice bid, method bid)
+    gain: dict[str, Mean]                  # method -> advice's score minus the method's, per deal
+
+    def as_dict(self) -> dict:
+        return {"hands": self.hands,
+                "agreement": {m: {f"{a}|{b}": n for (a, b), n in sorted(c.items())} for m, c in self.agreement.items()},
+                "gain": {m: {"mean": g.mean, "se": g.se, "n": g.n} for m, g in self.gain.items()}}
+
+
+def check_bidding(hands: int = 1000, players: int = 4, deals: int = 1000, seed: int = 0,
+                  policy: str = "heuristic") -> BiddingCheck:
+    rules = Rules(players=players)
+    places = sample_deals(players, hands, seed)
+    agreement = {m: Counter() for m in METHODS}
+    gains = {m: [] for m in METHODS}
+    for i in range(hands):
+        hand = Hand(sum(1 << c for c in range(78) if places[i, c] == 0))
+        choose = bid_advice(hand, rules, 0, [], policy, deals=deals, seed=seed + 1 + i)
+        score = bid_advice(hand, rules, 0, [], policy, deals=deals, seed=seed + 1_000_003 + i)
+        value = {o.token: o.score.mean for o in score.options}
+        mine = choose.recommendation.token
+        for method in METHODS:
+            theirs = baseline_contract(hand.mask, method, players)
+            token = "pass" if theirs is None else theirs.token
+            agreement[method][(mine, token)] += 1
+            gains[method].append(value[mine] - value[token])
+    return BiddingCheck(hands, agreement, {m: Mean.of(np.array(g)) for m, g in gains.items()})
