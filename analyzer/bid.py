@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-import numba
 import numpy as np
 
 from analyzer.errors import TarotError
@@ -21,12 +20,10 @@ from analyzer.hand import Hand
 from analyzer.match import METHOD_IDS, POLICY_IDS
 from analyzer.odds import PIMC_WORLDS, _fixed_hand
 from analyzer.rules import Contract, Rules
+from analyzer.runs import run_in_chunks
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean, Proportion
 from kernels import auction as K
-
-CHUNK = 2000
-PIMC_CHUNK = 100
 
 
 @dataclass(frozen=True)
@@ -115,34 +112,24 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     earlier = np.array([0 if b is None else int(b) for b in bids] or [0], dtype=np.int64)
     policies = np.full(rules.players, POLICY_IDS[policy], dtype=np.int64)
     pab_flat, poignee_values = rules_flags(rules)
-    chunk = PIMC_CHUNK if policy == "pimc" else CHUNK
-    target = deals if deals is not None else max_deals
-    rows = {o: [] for o in options}
-    done = 0
-    previous = numba.get_num_threads()
-    try:
-        if jobs:
-            numba.set_num_threads(max(1, min(jobs, numba.config.NUMBA_NUM_THREADS)))
-        while done < target:
-            n = min(chunk, target - done)
-            for o in options:
-                out = np.zeros((n, K.BID_SIZE), dtype=np.int64)
-                K.bid_batch(fixed, unseen, slots, rules.players, seat, earlier, condition and seat > 0,
-                            0 if o is None else int(o), METHOD_IDS[bidding], policies, PIMC_WORLDS, np.uint64(seed),
-                            done, True, pab_flat, poignee_values, out)
-                if (out[:, K.B_TRIES] < 0).any():
-                    raise TarotError("the earlier bids are too unlikely under the bidding model to condition on "
-                                     "them (try --no-auction-conditioning)")
-                rows[o].append(out)
-            done += n
-            if progress:
-                progress(done, deals)
-            if deals is None and max(_option(o, np.concatenate(rows[o])).success.half_width
-                                     for o in options) <= precision:
-                break
-    finally:
-        numba.set_num_threads(previous)
-    data = {o: np.concatenate(rows[o]) for o in options}
+
+    def simulate(offset: int, n: int) -> dict:
+        rows = {}
+        for o in options:
+            out = np.zeros((n, K.BID_SIZE), dtype=np.int64)
+            K.bid_batch(fixed, unseen, slots, rules.players, seat, earlier, condition and seat > 0,
+                        0 if o is None else int(o), METHOD_IDS[bidding], policies, PIMC_WORLDS, np.uint64(seed),
+                        offset, True, pab_flat, poignee_values, out)
+            if (out[:, K.B_TRIES] < 0).any():
+                raise TarotError("the earlier bids are too unlikely under the bidding model to condition on "
+                                 "them (try --no-auction-conditioning)")
+            rows[o] = out
+        return rows
+
+    data = run_in_chunks(simulate, deals, max_deals, precision,
+                         lambda rows: max(_option(o, r).success.half_width for o, r in rows.items()), policy, jobs,
+                         progress)
+    done = data[None].shape[0]
     result = [_option(o, data[o]) for o in options]
     ranked = sorted(range(len(options)), key=lambda j: -result[j].score.mean)
     if len(options) > 1:

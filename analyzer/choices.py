@@ -14,15 +14,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-import numba
 import numpy as np
 
 from analyzer import cards as C
 from analyzer.errors import TarotError
 from analyzer.game import legal_calls
 from analyzer.hand import Hand
-from analyzer.odds import CHUNK, PIMC_CHUNK, simulate_contract
+from analyzer.odds import simulate_contract
 from analyzer.rules import Contract, Rules
+from analyzer.runs import run_in_chunks
 from analyzer.stats import Mean, Proportion
 from kernels import playout as K
 
@@ -71,27 +71,11 @@ def compare(question: str, hand: Hand, rules: Rules, contract: Contract, options
     if not 0 <= seat < rules.players:
         raise TarotError(f"seat {seat + 1} does not exist at {rules.players} players")
     hand.check_size(rules.hand_size, rules.players)
-    chunk = PIMC_CHUNK if policy == "pimc" else CHUNK
-    target = deals if deals is not None else max_deals
-    rows: dict[str, list[np.ndarray]] = {label: [] for label in options}
-    done = 0
-    previous = numba.get_num_threads()
-    try:
-        if jobs:
-            numba.set_num_threads(max(1, min(jobs, numba.config.NUMBA_NUM_THREADS)))
-        while done < target:
-            n = min(chunk, target - done)
-            for label, choices in options.items():
-                rows[label].append(simulate_contract(hand, seat, contract, rules, policy, n, seed, done,
-                                                     choices=choices))
-            done += n
-            if progress:
-                progress(done, deals)
-            if deals is None and _widest(rows) <= precision:
-                break
-    finally:
-        numba.set_num_threads(previous)
-    data = {label: np.concatenate(r) for label, r in rows.items()}
+    data = run_in_chunks(
+        lambda offset, n: {label: simulate_contract(hand, seat, contract, rules, policy, n, seed, offset,
+                                                    choices=choices) for label, choices in options.items()},
+        deals, max_deals, precision, _widest, policy, jobs, progress)
+    done = len(next(iter(data.values())))
     means = {label: d[:, seat].mean() for label, d in data.items()}
     best = max(means, key=means.get)
     alternatives = [Alternative(label, Mean.of(d[:, seat]), Proportion(int(d[:, K.R_MADE].sum()), len(d)),
@@ -102,10 +86,9 @@ def compare(question: str, hand: Hand, rules: Rules, contract: Contract, options
     return Comparison(question, hand, contract, rules.players, seat, done, alternatives)
 
 
-def _widest(rows: dict[str, list[np.ndarray]]) -> float:
+def _widest(rows: dict[str, np.ndarray]) -> float:
     widest = 0.0
-    for r in rows.values():
-        d = np.concatenate(r)
+    for d in rows.values():
         n = len(d)
         for k in (int(d[:, K.R_MADE].sum()), int(np.isin(d[:, K.R_CHELEM], (1, 2, 5)).sum())):
             widest = max(widest, Proportion(k, n).half_width)

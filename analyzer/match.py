@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
+from analyzer.runs import threads
 from analyzer.stats import Mean
 from kernels import match as K
 from kernels.bidding import CHAVEY, TAROTCLUB
@@ -49,14 +49,9 @@ def run_match(policy_a: str, policy_b: str, deals: int, players: int = 4, seed: 
     if bidding not in METHOD_IDS:
         raise ValueError(f"unknown bidding method {bidding!r} (expected one of: {', '.join(METHOD_IDS)})")
     out = np.zeros((deals, K.MATCH_SIZE), dtype=np.int64)
-    previous = numba.get_num_threads()
-    try:
-        if jobs:
-            numba.set_num_threads(max(1, min(jobs, numba.config.NUMBA_NUM_THREADS)))
+    with threads(jobs):
         K.match_batch(players, METHOD_IDS[bidding], POLICY_IDS[policy_a], POLICY_IDS[policy_b], worlds, rollouts,
                       0, 0, np.uint64(seed), 0, out)
-    finally:
-        numba.set_num_threads(previous)
     played = out[:, K.M_TAKER] >= 0
     diff = Mean.of((out[played, K.M_A_TAKES] - out[played, K.M_B_TAKES]).astype(np.float64))
     return MatchResult(policy_a, policy_b, players, diff.mean, diff.se, diff.ci95(), int(played.sum()),

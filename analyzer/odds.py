@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-import numba
 import numpy as np
 
 from analyzer import cards as C
@@ -21,13 +20,12 @@ from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.match import POLICY_IDS
 from analyzer.rules import Contract, Rules
+from analyzer.runs import run_in_chunks
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean, Proportion
 from kernels import playout as K
 from kernels.batch import advice_batch
 
-CHUNK = 2000
-PIMC_CHUNK = 100
 PIMC_WORLDS = 12
 
 
@@ -126,26 +124,11 @@ def contract_odds(hand: Hand, rules: Rules, seat: int = 0, policy: str = "heuris
     if not 0 <= seat < rules.players:
         raise TarotError(f"seat {seat + 1} does not exist at {rules.players} players")
     hand.check_size(rules.hand_size, rules.players)
-    chunk = PIMC_CHUNK if policy == "pimc" else CHUNK
-    target = deals if deals is not None else max_deals
-    rows = {c: [] for c in Contract}
-    done = 0
-    previous = numba.get_num_threads()
-    try:
-        if jobs:
-            numba.set_num_threads(max(1, min(jobs, numba.config.NUMBA_NUM_THREADS)))
-        while done < target:
-            n = min(chunk, target - done)
-            for contract in Contract:
-                rows[contract].append(simulate_contract(hand, seat, contract, rules, policy, n, seed, done))
-            done += n
-            if progress:
-                progress(done, deals)
-            if deals is None:
-                odds = [summarize_contract(c, np.concatenate(rows[c]), seat) for c in Contract]
-                if widest_half_width(odds) <= precision:
-                    break
-    finally:
-        numba.set_num_threads(previous)
-    odds = [summarize_contract(c, np.concatenate(rows[c]), seat) for c in Contract]
+    data = run_in_chunks(
+        lambda offset, n: {c: simulate_contract(hand, seat, c, rules, policy, n, seed, offset) for c in Contract},
+        deals, max_deals, precision,
+        lambda rows: widest_half_width([summarize_contract(c, r, seat) for c, r in rows.items()]), policy, jobs,
+        progress)
+    odds = [summarize_contract(c, data[c], seat) for c in Contract]
+    done = data[Contract.PRISE].shape[0]
     return OddsResult(rules.players, seat, hand, policy, done, odds)

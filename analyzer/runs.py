@@ -1,0 +1,51 @@
+"""Running simulations: the thread count for a call, and chunks until a target precision.
+
+Every chunk draws deals ``offset … offset+n-1`` from the per-deal random streams, so where a run stops
+and how it is cut never changes the deals themselves: same seed, same output, whatever the threads.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Callable, Hashable, Iterator
+
+import numba
+import numpy as np
+
+CHUNK = 2000            # deals per chunk with the fast policies
+PIMC_CHUNK = 100        # with determinized search
+
+
+@contextmanager
+def threads(jobs: int | None) -> Iterator[None]:
+    """Use ``jobs`` threads (all when None) inside the block, and restore the count after."""
+    previous = numba.get_num_threads()
+    try:
+        if jobs:
+            numba.set_num_threads(max(1, min(jobs, numba.config.NUMBA_NUM_THREADS)))
+        yield
+    finally:
+        numba.set_num_threads(previous)
+
+
+def run_in_chunks(simulate: Callable[[int, int], dict[Hashable, np.ndarray]], deals: int | None, max_deals: int,
+                  precision: float, widest: Callable[[dict[Hashable, np.ndarray]], float], policy: str,
+                  jobs: int | None = None,
+                  progress: Callable[[int, int | None], None] | None = None) -> dict[Hashable, np.ndarray]:
+    """Call ``simulate(offset, n)`` (result rows per key) chunk after chunk, until ``deals`` deals, or
+    (``deals`` None) until ``widest(rows so far) <= precision`` or ``max_deals``."""
+    chunk = PIMC_CHUNK if policy == "pimc" else CHUNK
+    target = deals if deals is not None else max_deals
+    parts: dict[Hashable, list[np.ndarray]] = {}
+    done = 0
+    with threads(jobs):
+        while done < target:
+            n = min(chunk, target - done)
+            for key, rows in simulate(done, n).items():
+                parts.setdefault(key, []).append(rows)
+            done += n
+            if progress:
+                progress(done, deals)
+            if deals is None and widest({k: np.concatenate(v) for k, v in parts.items()}) <= precision:
+                break
+    return {k: np.concatenate(v) for k, v in parts.items()}
