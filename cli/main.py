@@ -9,6 +9,7 @@ import click
 from analyzer import __version__
 from analyzer.errors import TarotError
 from cli.advice import bid, call, chelem, compare_bidding, discard, odds, poignee
+from cli.batch import batch
 from cli.bench import bench
 from cli.match import match
 from cli.score import score
@@ -47,6 +48,7 @@ def main() -> None:
     """
 
 
+main.add_command(batch)
 main.add_command(bench)
 main.add_command(bid)
 main.add_command(call)

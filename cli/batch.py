@@ -1,0 +1,38 @@
+"""``tarot-analyzer batch``: many simulated deals to CSV or Parquet, in resumable chunks."""
+
+from __future__ import annotations
+
+import click
+
+from analyzer.batch import run_batch
+from analyzer.rules import Contract
+from cli.options import players_option
+from cli.progress import Progress
+
+
+@click.command()
+@players_option
+@click.option("--deals", type=click.IntRange(1, None), required=True, help="Deals to simulate.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="Output file, .csv or .parquet.")
+@click.option("--policy", type=click.Choice(["heuristic", "random"]), default="heuristic", show_default=True,
+              help="How the simulated seats play.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--jobs", type=click.IntRange(1, None), help="Threads (default: all).")
+@click.option("--takers", type=click.Choice(["first", "all"]), default="first", show_default=True,
+              help="Which seats are evaluated as taker on each deal.")
+@click.option("--contracts", default="prise,garde,garde-sans,garde-contre", show_default=True,
+              help="Contracts to play, comma-separated.")
+@click.option("--chunk-size", type=click.IntRange(1, None), default=20_000, show_default=True,
+              help="Deals per chunk (memory stays flat; the output does not depend on it).")
+@click.option("--resume", is_flag=True, help="Continue an interrupted run from the chunks already written.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def batch(players, deals, out, policy, seed, jobs, takers, contracts, chunk_size, resume, quiet) -> None:
+    """Simulate DEALS deals; one row per (deal, taker seat) with the hand, its features and each contract's
+    outcome (columns: docs/batch-columns.md)."""
+    wanted = [Contract.parse(c) for c in contracts.split(",") if c.strip()]
+    bar = Progress("simulating", quiet)
+    try:
+        path = run_batch(out, int(players), deals, seed, policy, takers, wanted, chunk_size, jobs, resume, bar)
+    finally:
+        bar.close()
+    click.echo(f"wrote {path}", err=True)
