@@ -207,8 +207,8 @@ def poignee(hand, contract, players, seat, policy, deals, precision, max_deals, 
         if cards.trumps() >= need:
             notes.append(f"{POIGNEE_NAMES[level]}: show {format_cards(lowest_poignee(cards.mask, PoigneeLevel(level), rules))}"
                          " (the lowest trumps; the Excuse only when no other trump is left)")
-    if policy != "pimc":
-        notes.append("The opponents use the shown trumps only with --policy pimc; the heuristic ignores them.")
+    notes.append("The price includes what the showing tells: every seat knows where the shown trumps are "
+                 "(the heuristic counts them out of the other hands; --policy pimc also deals them to the shower).")
     result = _run("Poignée:", cards, rules, contract, options, seat, policy, deals, precision, max_deals, seed,
                   jobs, quiet)
     _render_comparison(result, fmt, notes + [f"Recommendation: {result.best.label}."])

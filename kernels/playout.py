@@ -304,6 +304,9 @@ def start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, 
     bonus = 0
     for s in range(players):
         st[POIGNEE_T + s] = np.int64(poignee_shown[s])
+        for q in range(players):              # the trumps a seat showed are in no other hand: all know it
+            if q != s:
+                st[EXCL_T + q] |= np.int64(poignee_shown[s])
         shown = popcount(poignee_shown[s])
         for level in range(3):
             if shown == POIGNEE_THRESHOLDS[players - 3, level]:
