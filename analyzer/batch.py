@@ -26,11 +26,10 @@ from analyzer.baselines import chavey_points, tarotclub_points
 from analyzer.errors import TarotError
 from analyzer.notation import format_cards
 from analyzer.rules import Contract, Rules
-from analyzer.runs import threads
+from analyzer.runs import PLAY_SEED_SALT, threads
 from analyzer.sampling import sample
 from analyzer.simulate import play_deals
 
-PLAY_SEED_SALT = 0x5DEECE66D      # play from streams other than the dealing ones
 ROW_GROUP = 100_000
 
 

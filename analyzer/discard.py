@@ -16,6 +16,9 @@ import numpy as np
 from analyzer import cards as C
 from analyzer.game import check_discard, discard_options
 from analyzer.rules import Contract, Rules
+from analyzer.match import POLICY_IDS
+from analyzer.odds import PIMC_WORLDS
+from analyzer.runs import PLAY_SEED_SALT, threads
 from analyzer.sampling import sample_deals
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean
@@ -67,7 +70,7 @@ def candidate_discards(hand: int, size: int) -> list[int]:
 
 
 def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat: int = 0, deals: int = 2000,
-                  seed: int = 0, top: int = 5) -> list[DiscardChoice]:
+                  seed: int = 0, top: int = 5, policy: str = "heuristic", jobs: int | None = None) -> list[DiscardChoice]:
     """The ``top`` discards by the taker's expected score (seat ``seat`` takes ``contract``)."""
     if not contract.chien_shown:
         raise ValueError(f"{contract.token}: there is no discard (the chien is not taken)")
@@ -80,8 +83,10 @@ def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat:
     dt = np.array([d >> C.FIRST_TRUMP for d in masks], dtype=np.uint64)
     scores = np.zeros((deals, len(candidates)), dtype=np.int64)
     pab_flat, poignee_values = rules_flags(rules)
-    discard_batch(places, rules.players, seat, int(contract), ds, dt, np.uint64(seed), 0, True, pab_flat,
-                  poignee_values, scores)
+    policies = np.full(rules.players, POLICY_IDS[policy], dtype=np.int64)
+    with threads(jobs):
+        discard_batch(places, rules.players, seat, int(contract), ds, dt, policies, PIMC_WORLDS,
+                      np.uint64(seed ^ PLAY_SEED_SALT), 0, True, pab_flat, poignee_values, scores)
     means = scores.mean(axis=0)
     best = int(np.argmax(means))
     order = np.argsort(-means, kind="stable")[:top]

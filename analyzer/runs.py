@@ -12,6 +12,7 @@ from typing import Callable, Hashable, Iterator
 import numba
 import numpy as np
 
+PLAY_SEED_SALT = 0x5DEECE66D   # deals given to a playout kernel are played from streams other than their dealing's
 CHUNK = 2000            # deals per chunk with the fast policies
 PIMC_CHUNK = 100        # with determinized search
 

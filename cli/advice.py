@@ -17,7 +17,7 @@ from analyzer.hand import Hand
 from analyzer.notation import format_cards
 from analyzer.rules import Contract, PoigneeLevel
 from analyzer.odds import contract_odds
-from cli.options import echo_json, format_option, players_option, rules_from, variant_option
+from cli.options import echo_json, format_option, players_option, rules_from, seed_option, variant_option
 from cli.progress import Progress
 
 
@@ -34,7 +34,7 @@ def simulation_options(fn):
                      help="Run until every probability's 95% half-width is at most this."),
         click.option("--max-deals", type=click.IntRange(1, None), default=200_000, show_default=True,
                      help="Upper bound on deals with --precision."),
-        click.option("--seed", type=int, default=0, show_default=True, help="Random seed."),
+        seed_option,
         click.option("--jobs", type=click.IntRange(1, None), help="Threads (default: all)."),
         variant_option,
         click.option("--quiet", is_flag=True, help="No progress bar."),
@@ -237,10 +237,13 @@ def chelem(hand, contract, players, seat, policy, deals, precision, max_deals, s
 @click.option("--seat", type=click.IntRange(1, 5), default=1, show_default=True, help="The taker's seat.")
 @click.option("--deals", type=click.IntRange(10, None), default=2000, show_default=True,
               help="Deals each candidate is played on (the same deals for all).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--policy", type=click.Choice(["heuristic", "pimc", "random"]), default="heuristic",
+              show_default=True, help="How the simulated seats play their cards.")
+@seed_option
+@click.option("--jobs", type=click.IntRange(1, None), help="Threads (default: all).")
 @variant_option
 @format_option("table", "json", "csv")
-def discard(hand, chien, contract, top, players, seat, deals, seed, variants, fmt) -> None:
+def discard(hand, chien, contract, top, players, seat, deals, policy, seed, jobs, variants, fmt) -> None:
     """The best legal discards for HAND after taking --chien, by the taker's expected score."""
     rules, cards = _setup(hand, players, seat, variants)
     dog = Hand.parse(chien, what="the chien")
@@ -248,7 +251,8 @@ def discard(hand, chien, contract, top, players, seat, deals, seed, variants, fm
     if clash:
         raise click.UsageError(f"card {format_cards(clash).split()[0]} is both in the hand and in the chien")
     dog.check_size(rules.chien_size, rules.players, "the chien")
-    choices = best_discards(cards.mask, dog.mask, Contract.parse(contract), rules, seat - 1, deals, seed, top)
+    choices = best_discards(cards.mask, dog.mask, Contract.parse(contract), rules, seat - 1, deals, seed, top, policy,
+                            jobs)
     both = cards.mask | dog.mask
     free, trumps = discard_options(both)
     kings_oudlers = both & (C.mask_of(C.KINGS) | C.OUDLER_BITS)
@@ -269,7 +273,7 @@ def discard(hand, chien, contract, top, players, seat, deals, seed, variants, fm
         writer.writerows(rows)
         click.echo(buf.getvalue(), nl=False)
         return
-    click.echo(f"{cards} + chien {dog}  ({contract}, {deals:,} deals, heuristic play)")
+    click.echo(f"{cards} + chien {dog}  ({contract}, {deals:,} deals, {policy} play)")
     click.echo(rule)
     for r in rows:
         shown = f"  shows {r['shown_trumps']}" if r["shown_trumps"] else ""
@@ -282,7 +286,7 @@ def discard(hand, chien, contract, top, players, seat, deals, seed, variants, fm
 @players_option
 @click.option("--deals", type=click.IntRange(10, None), default=1000, show_default=True,
               help="Deals per option, to choose and (on fresh deals) to score.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@seed_option
 @format_option("table", "json")
 def compare_bidding(hands, players, deals, seed, fmt) -> None:
     """The bid advice against the two point-count methods: agreement, and points gained per deal."""

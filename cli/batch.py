@@ -6,7 +6,7 @@ import click
 
 from analyzer.batch import run_batch
 from analyzer.rules import Contract
-from cli.options import players_option
+from cli.options import players_option, seed_option
 from cli.progress import Progress
 
 
@@ -16,7 +16,7 @@ from cli.progress import Progress
 @click.option("--out", required=True, type=click.Path(dir_okay=False), help="Output file, .csv or .parquet.")
 @click.option("--policy", type=click.Choice(["heuristic", "random"]), default="heuristic", show_default=True,
               help="How the simulated seats play.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@seed_option
 @click.option("--jobs", type=click.IntRange(1, None), help="Threads (default: all).")
 @click.option("--takers", type=click.Choice(["first", "all"]), default="first", show_default=True,
               help="Which seats are evaluated as taker on each deal.")

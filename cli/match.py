@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from analyzer.match import DEFAULT_ROLLOUTS, DEFAULT_WORLDS, METHOD_IDS, POLICY_IDS, run_match
-from cli.options import echo_json, format_option, players_option
+from cli.options import echo_json, format_option, players_option, seed_option
 
 POLICY = click.Choice(list(POLICY_IDS))
 
@@ -15,7 +15,7 @@ POLICY = click.Choice(list(POLICY_IDS))
 @click.option("--b", "policy_b", type=POLICY, required=True, help="Policy B.")
 @click.option("--deals", type=click.IntRange(1, None), default=2000, show_default=True, help="Deals (each played twice).")
 @players_option
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@seed_option
 @click.option("--bidding", type=click.Choice(list(METHOD_IDS)), default="tarotclub", show_default=True,
               help="Bidding model deciding who takes and what.")
 @click.option("--worlds", type=click.IntRange(1, None), default=DEFAULT_WORLDS, show_default=True,

@@ -11,7 +11,7 @@ from numba import njit, prange
 
 from kernels.deals import deal_into, stream_state
 from kernels.pimc import play_out_search
-from kernels.playout import (CH_DISCARD, CH_DISCARD_S, CH_DISCARD_T, HEURISTIC, PIMC, RESULT_SIZE, STATE_SIZE,
+from kernels.playout import (CH_DISCARD, CH_DISCARD_S, CH_DISCARD_T, PIMC, RESULT_SIZE, STATE_SIZE,
                              auto_choices, deal_to_play, play_out, start_with_choices)
 
 CHUNK = 256
@@ -79,17 +79,19 @@ def deal_and_play_batch(fixed, unseen, slots, players, taker, contract, policies
 
 
 @njit(parallel=True, cache=True)
-def discard_batch(places, players, taker, contract, discards_s, discards_t, seed, offset, declare, pab_flat,
-                  poignee_values, scores):
-    """Each deal of ``places`` played by the heuristic once per candidate discard (same deal, same
+def discard_batch(places, players, taker, contract, discards_s, discards_t, policies, worlds, seed, offset, declare,
+                  pab_flat, poignee_values, scores):
+    """Each deal of ``places`` played by ``policies`` once per candidate discard (same deal, same
     random stream: common random numbers); ``scores[i, j]`` is the taker's score with discard j."""
+    search = False
+    for s in range(players):
+        search = search or policies[s] == PIMC
     for i in prange(places.shape[0]):
         hs = np.empty(players + 1, dtype=np.uint64)
         ht = np.empty(players + 1, dtype=np.uint64)
         st = np.empty(STATE_SIZE, dtype=np.int64)
         result = np.empty(RESULT_SIZE, dtype=np.int64)
         trace = np.empty(0, dtype=np.int16)
-        policies = np.full(players, HEURISTIC, dtype=np.int64)
         choices = auto_choices()
         choices[CH_DISCARD] = 1
         for j in range(discards_s.shape[0]):
@@ -97,7 +99,10 @@ def discard_batch(places, players, taker, contract, discards_s, discards_t, seed
             choices[CH_DISCARD_S] = np.int64(discards_s[j])
             choices[CH_DISCARD_T] = np.int64(discards_t[j])
             start_with_choices(hs, ht, st, players, taker, contract, choices, pab_flat, poignee_values, declare)
-            play_out(hs, ht, st, policies, stream_state(seed, offset + i), result, trace)
+            if search:
+                play_out_search(hs, ht, st, policies, worlds, 1, stream_state(seed, offset + i), result, trace)
+            else:
+                play_out(hs, ht, st, policies, stream_state(seed, offset + i), result, trace)
             scores[i, j] = result[taker]
 
 
