@@ -31,6 +31,7 @@ from analyzer.sampling import sample
 from analyzer.simulate import play_deals
 
 ROW_GROUP = 100_000
+CONNECT_TIMEOUT = "30s"           # to reach a dask scheduler
 
 
 class BatchError(TarotError):
@@ -89,8 +90,13 @@ def chunk_frame(players: int, offset: int, n: int, seed: int, policy: str, taker
 def run_batch(out: str | Path, players: int, deals: int, seed: int = 0, policy: str = "heuristic",
               takers: str = "first", contracts: list[Contract] | None = None, chunk: int = 20_000,
               jobs: int | None = None, resume: bool = False,
-              progress: Callable[[int, int | None], None] | None = None) -> Path:
-    """Write the batch to ``out`` (.csv or .parquet); returns its path."""
+              progress: Callable[[int, int | None], None] | None = None, scheduler: str | None = None,
+              local_cluster: int | None = None) -> Path:
+    """Write the batch to ``out`` (.csv or .parquet); returns its path.
+
+    With ``scheduler`` (a dask.distributed address) or ``local_cluster`` (a number of worker
+    processes started here), the chunks are computed by the cluster's workers, which run the same
+    kernels; this process writes the parts as they arrive and assembles the same output."""
     out = Path(out)
     if out.suffix not in (".csv", ".parquet"):
         raise BatchError(f"{out}: the output must end in .csv or .parquet")
@@ -114,22 +120,62 @@ def run_batch(out: str | Path, players: int, deals: int, seed: int = 0, policy: 
         except OSError as exc:
             raise BatchError(f"{parts}: cannot create it ({exc.strerror})") from None
         manifest.write_text(json.dumps(settings))
-    done = 0
-    with threads(jobs):
-        for offset in range(0, deals, chunk):
-            n = min(chunk, deals - offset)
-            part = parts / f"deals-{offset:012d}-{offset + n:012d}.parquet"
-            if not part.exists():
-                frame = chunk_frame(players, offset, n, seed, policy, takers, contracts)
-                tmp = part.with_suffix(".tmp")
-                frame.to_parquet(tmp, index=False)
-                tmp.rename(part)
-            done += n
-            if progress:
-                progress(done, deals)
+    chunks = [(offset, min(chunk, deals - offset)) for offset in range(0, deals, chunk)]
+    todo = [(offset, n) for offset, n in chunks if not _part(parts, offset, n).exists()]
+    done = deals - sum(n for _, n in todo)
+    args = (players, seed, policy, takers, contracts)
+    if scheduler or local_cluster:
+        _run_on_cluster(todo, args, parts, scheduler, local_cluster, done, deals, progress)
+    else:
+        with threads(jobs):
+            for offset, n in todo:
+                _write_part(_part(parts, offset, n), chunk_frame(players, offset, n, *args[1:]))
+                done += n
+                if progress:
+                    progress(done, deals)
     _assemble(parts, out, settings)
     shutil.rmtree(parts)
     return out
+
+
+def _part(parts: Path, offset: int, n: int) -> Path:
+    return parts / f"deals-{offset:012d}-{offset + n:012d}.parquet"
+
+
+def _write_part(part: Path, frame: pd.DataFrame) -> None:
+    """Write a chunk under a temporary name and rename it: a part file is complete or absent."""
+    tmp = part.with_suffix(".tmp")
+    frame.to_parquet(tmp, index=False)
+    tmp.rename(part)
+
+
+def _run_on_cluster(todo, args, parts: Path, scheduler: str | None, local_cluster: int | None, done: int,
+                    deals: int, progress) -> None:
+    """Compute the missing chunks on a dask.distributed cluster and write their parts here."""
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise BatchError("distributed runs need dask.distributed: pip install 'tarot-analyzer[dask]'") from None
+    players, seed, policy, takers, contracts = args
+    cluster = LocalCluster(n_workers=local_cluster, threads_per_worker=1, processes=True,
+                           dashboard_address=None) if local_cluster else None
+    try:
+        try:
+            client = Client(cluster if cluster else scheduler, timeout=CONNECT_TIMEOUT)
+        except OSError as exc:
+            raise BatchError(f"cannot reach the dask scheduler at {scheduler} ({exc})") from None
+        with client:
+            futures = {client.submit(chunk_frame, players, offset, n, seed, policy, takers, contracts, pure=False):
+                       (offset, n) for offset, n in todo}
+            for future in as_completed(futures):
+                offset, n = futures[future]
+                _write_part(_part(parts, offset, n), future.result())
+                done += n
+                if progress:
+                    progress(done, deals)
+    finally:
+        if cluster:
+            cluster.close()
 
 
 def _assemble(parts: Path, out: Path, settings: dict) -> None:

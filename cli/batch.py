@@ -25,14 +25,19 @@ from cli.progress import Progress
 @click.option("--chunk-size", type=click.IntRange(1, None), default=20_000, show_default=True,
               help="Deals per chunk (memory stays flat; the output does not depend on it).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run from the chunks already written.")
+@click.option("--scheduler", metavar="ADDRESS", help="Run the chunks on a dask.distributed cluster (tcp://host:8786).")
+@click.option("--local-cluster", type=click.IntRange(1, None), metavar="N",
+              help="Start a dask.distributed cluster of N worker processes here and run on it.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def batch(players, deals, out, policy, seed, jobs, takers, contracts, chunk_size, resume, quiet) -> None:
+def batch(players, deals, out, policy, seed, jobs, takers, contracts, chunk_size, resume, scheduler, local_cluster,
+          quiet) -> None:
     """Simulate DEALS deals; one row per (deal, taker seat) with the hand, its features and each contract's
     outcome (columns: docs/batch-columns.md)."""
     wanted = [Contract.parse(c) for c in contracts.split(",") if c.strip()]
     bar = Progress("simulating", quiet)
     try:
-        path = run_batch(out, int(players), deals, seed, policy, takers, wanted, chunk_size, jobs, resume, bar)
+        path = run_batch(out, int(players), deals, seed, policy, takers, wanted, chunk_size, jobs, resume, bar,
+                         scheduler, local_cluster)
     finally:
         bar.close()
     click.echo(f"wrote {path}", err=True)

@@ -65,3 +65,19 @@ def test_bad_paths_are_clear_errors(tmp_path):
     assert bad.exit_code != 0 and "no such directory" in bad.output and "Traceback" not in bad.output
     bad = runner.invoke(main, ["batch", "--deals", "10", "--out", str(tmp_path / "b.xlsx")])
     assert bad.exit_code != 0 and ".csv or .parquet" in bad.output
+
+
+@pytest.mark.slow
+def test_a_local_dask_cluster_writes_the_same_file(tmp_path):
+    pytest.importorskip("distributed")
+    alone = run_batch(tmp_path / "alone.csv", 4, 300, seed=11, contracts=[Contract.GARDE], chunk=100)
+    cluster = run_batch(tmp_path / "cluster.csv", 4, 300, seed=11, contracts=[Contract.GARDE], chunk=100,
+                        local_cluster=2)
+    assert cluster.read_bytes() == alone.read_bytes()
+
+
+def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("analyzer.batch.CONNECT_TIMEOUT", "2s")
+    with pytest.raises(BatchError, match="cannot reach"):
+        run_batch(tmp_path / "b.csv", 4, 10, seed=1, scheduler="tcp://127.0.0.1:9")
