@@ -125,6 +125,15 @@ def trick_state(trick, trick_len):
 
 
 @njit(cache=True)
+def first_card_index(trick, trick_len):
+    """Index of the first card other than the Excuse (-1 while only the Excuse was played)."""
+    for i in range(trick_len):
+        if trick[i] != EXCUSE_ID:
+            return i
+    return -1
+
+
+@njit(cache=True)
 def can_beat(best, led, out_s, out_t, excl_s, excl_t):
     """Whether a seat that cannot hold ``excl_s``/``excl_t`` may hold a card that beats ``best``.
 
@@ -356,18 +365,19 @@ def heuristic_card(players, seat, taker, allies, hand_t, legal_s, legal_t, trick
     if popcount(legal_s) + popcount(legal_t) == 1:
         return lowest_bit(legal_s) if legal_s != ZERO else FIRST_TRUMP_ID + lowest_bit(legal_t)
     is_taker_side = taker >= 0 and (allies >> taker) & 1 == 1
-    led, best_i, best, points = trick_state(trick, trick_len)
-    ally_safe = False
-    if best_i >= 0 and (allies >> trick_seats[best_i]) & 1:
-        ally_safe = is_safe(best, led, players, seat, trick_len, allies, out_s, out_t, excl_s, excl_t)
     others_s = legal_s
     others_t = legal_t & ~EXCUSE_MASK
-    cheapest = lowest_value_card(others_s, others_t) if others_s != ZERO or others_t != ZERO else NO_CARD
-    if excuse_now(legal_t, tricks_left, side_won_all, trick_len, ally_safe, cheapest):
-        return EXCUSE_ID
-    if others_s == ZERO and others_t == ZERO:
-        return EXCUSE_ID
-    if trick_len == 0 or best_i < 0:
+    if legal_t & EXCUSE_MASK != ZERO:
+        if others_s == ZERO and others_t == ZERO:
+            return EXCUSE_ID
+        led, best_i, best, points = trick_state(trick, trick_len)
+        ally_safe = False
+        if best_i >= 0 and (allies >> trick_seats[best_i]) & 1:
+            ally_safe = is_safe(best, led, players, seat, trick_len, allies, out_s, out_t, excl_s, excl_t)
+        if excuse_now(legal_t, tricks_left, side_won_all, trick_len, ally_safe,
+                      lowest_value_card(others_s, others_t)):
+            return EXCUSE_ID
+    if trick_len == 0 or first_card_index(trick, trick_len) < 0:
         return choose_lead(players, seat, is_taker_side, hand_t, others_s, others_t, allies, taker,
                            out_s, out_t, excl_s, excl_t, tricks_left)
     return choose_follow(players, seat, others_s, others_t, trick, trick_seats, trick_len,

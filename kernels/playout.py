@@ -464,11 +464,8 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
     side_all = st[LAST_TRICK_SIDE_ALL]
     last_winner = st[LAST_WINNER]
     winners = st[TRICK_WINNERS]
-    excl_s = np.empty(players, dtype=np.uint64)
-    excl_t = np.empty(players, dtype=np.uint64)
-    for s in range(players):
-        excl_s[s] = np.uint64(st[EXCL_S + s])
-        excl_t[s] = np.uint64(st[EXCL_T + s])
+    excl_s = st[EXCL_S:EXCL_S + players].view(np.uint64)    # views: revealed voids stay in the state
+    excl_t = st[EXCL_T:EXCL_T + players].view(np.uint64)
     played = 0
     while trick < n_tricks and played < max_cards:
         seat = leader + n
@@ -587,9 +584,6 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
     st[LAST_TRICK_SIDE_ALL] = side_all
     st[LAST_WINNER] = last_winner
     st[TRICK_WINNERS] = winners
-    for s in range(players):
-        st[EXCL_S + s] = np.int64(excl_s[s])
-        st[EXCL_T + s] = np.int64(excl_t[s])
     if trick == n_tricks:
         finish(hs, ht, st, result)
     return state, played
