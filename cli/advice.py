@@ -205,8 +205,9 @@ def poignee(hand, contract, players, seat, policy, deals, precision, max_deals, 
     notes = []
     for level, need in enumerate(rules.poignee_thresholds):
         if cards.trumps() >= need:
-            notes.append(f"{POIGNEE_NAMES[level]}: show {format_cards(lowest_poignee(cards.mask, PoigneeLevel(level), rules))}"
-                         " (the lowest trumps; the Excuse only when no other trump is left)")
+            shown = format_cards(lowest_poignee(cards.mask, PoigneeLevel(level), rules))
+            notes.append(f"{POIGNEE_NAMES[level]}: show {shown} (the lowest trumps; the Excuse only when no other "
+                         "trump is left)")
     notes.append("The price includes what the showing tells: every seat knows where the shown trumps are "
                  "(the heuristic counts them out of the other hands; --policy pimc also deals them to the shower).")
     result = _run("Poignée:", cards, rules, contract, options, seat, policy, deals, precision, max_deals, seed,
