@@ -70,7 +70,8 @@ def candidate_discards(hand: int, size: int) -> list[int]:
 
 
 def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat: int = 0, deals: int = 2000,
-                  seed: int = 0, top: int = 5, policy: str = "heuristic", jobs: int | None = None) -> list[DiscardChoice]:
+                  seed: int = 0, top: int = 5, policy: str = "heuristic",
+                  jobs: int | None = None) -> list[DiscardChoice]:
     """The ``top`` discards by the taker's expected score (seat ``seat`` takes ``contract``)."""
     if not contract.chien_shown:
         raise ValueError(f"{contract.token}: there is no discard (the chien is not taken)")

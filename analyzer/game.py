@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from analyzer import cards as C
 from analyzer.errors import IllegalActionError
 from analyzer.hand import Deal
+from analyzer.notation import format_cards
 from analyzer.play import legal_cards, trick_winner
 from analyzer.rules import Contract, PoigneeLevel, Rules
 from analyzer.scoring import (Chelem, DealScore, DealSummary, Side, goulash_scores, misere_scores,
@@ -102,7 +103,8 @@ def poignee_level(hand: int, shown: int, rules: Rules) -> PoigneeLevel:
         raise IllegalActionError("a poignée shows only trumps (and maybe the Excuse)")
     n = shown.bit_count()
     if n not in rules.poignee_thresholds:
-        raise IllegalActionError(f"a poignée shows exactly {'/'.join(map(str, rules.poignee_thresholds))} cards, not {n}")
+        sizes = "/".join(map(str, rules.poignee_thresholds))
+        raise IllegalActionError(f"a poignée shows exactly {sizes} cards, not {n}")
     if shown >> C.EXCUSE & 1 and (hand & C.TRUMP_BITS) & ~shown:
         raise IllegalActionError("the Excuse may be shown only when no other trump is left to show")
     return PoigneeLevel(rules.poignee_thresholds.index(n))
@@ -142,25 +144,21 @@ def discard_options(hand: int) -> tuple[int, int]:
 def check_discard(hand: int, discard: int, size: int) -> None:
     """Raise ``IllegalActionError`` naming the rule a discard breaks."""
     if discard & ~hand:
-        raise IllegalActionError(f"cannot discard {_tokens(discard & ~hand)}: not in the hand")
+        raise IllegalActionError(f"cannot discard {format_cards(discard & ~hand)}: not in the hand")
     if discard.bit_count() != size:
         raise IllegalActionError(f"the discard has {size} cards, not {discard.bit_count()}")
     kings = discard & C.mask_of(C.KINGS)
     if kings:
-        raise IllegalActionError(f"a King may not be discarded: {_tokens(kings)}")
+        raise IllegalActionError(f"a King may not be discarded: {format_cards(kings)}")
     oudlers = discard & C.OUDLER_BITS
     if oudlers:
-        raise IllegalActionError(f"an oudler may not be discarded: {_tokens(oudlers)}")
+        raise IllegalActionError(f"an oudler may not be discarded: {format_cards(oudlers)}")
     free, _ = discard_options(hand)
     trumps = discard & C.TRUMP_BITS
     if trumps and (free & ~discard):
         raise IllegalActionError(
-            f"trumps {_tokens(trumps)} may be discarded only when no other card can go ({_tokens(free & ~discard)} can)")
-
-
-def _tokens(mask: int) -> str:
-    from analyzer.notation import format_cards
-    return format_cards(mask)
+            f"trumps {format_cards(trumps)} may be discarded only when no other card can go "
+            f"({format_cards(free & ~discard)} can)")
 
 
 @dataclass

@@ -79,7 +79,8 @@ def odds(hand, players, seat, policy, deals, precision, max_deals, seed, jobs, v
     for r in rows:
         click.echo(f"{r['contract']:<13}{r['p_success']:>8.1%}  {r['ci95'][0]:>5.1%}–{r['ci95'][1]:<7.1%}"
                    f"{r['expected_score']:>+9.1f} {r['se']:>6.1f}  {r['mean_points']:>6.1f}"
-                   f"  {r['p_petit_au_bout_taker']:>11.1%}/{r['p_petit_au_bout_defence']:<11.1%}  {r['p_chelem']:>6.1%}")
+                   f"  {r['p_petit_au_bout_taker']:>11.1%}/{r['p_petit_au_bout_defence']:<11.1%}"
+                   f"  {r['p_chelem']:>6.1%}")
 
 
 @click.command()

@@ -13,7 +13,8 @@ POLICY = click.Choice(list(POLICY_IDS))
 @click.command()
 @click.option("--a", "policy_a", type=POLICY, required=True, help="Policy A.")
 @click.option("--b", "policy_b", type=POLICY, required=True, help="Policy B.")
-@click.option("--deals", type=click.IntRange(1, None), default=2000, show_default=True, help="Deals (each played twice).")
+@click.option("--deals", type=click.IntRange(1, None), default=2000, show_default=True,
+              help="Deals (each played twice).")
 @players_option
 @seed_option
 @click.option("--bidding", type=click.Choice(list(METHOD_IDS)), default="tarotclub", show_default=True,

@@ -37,8 +37,10 @@ def _poignee(text: str) -> tuple[Side, PoigneeLevel]:
 @click.option("--contract", required=True, metavar="prise|garde|garde-sans|garde-contre", help="The contract played.")
 @click.option("--oudlers", required=True, type=click.IntRange(0, 3), help="Oudlers the taker's side holds at the end.")
 @click.option("--points", required=True, metavar="X", help="Card points of the taker's side (may end in .5).")
-@click.option("--petit-au-bout", "pab", type=click.Choice(["taker", "defence"]), help="Side that took the last trick with the Petit in it.")
-@click.option("--poignee", "poignees", multiple=True, metavar="SIDE:LEVEL", help="A poignée shown (repeatable): taker|defence : simple|double|triple.")
+@click.option("--petit-au-bout", "pab", type=click.Choice(["taker", "defence"]),
+              help="Side that took the last trick with the Petit in it.")
+@click.option("--poignee", "poignees", multiple=True, metavar="SIDE:LEVEL",
+              help="A poignée shown (repeatable): taker|defence : simple|double|triple.")
 @click.option("--chelem", metavar="OUTCOME", help="announced-made, made, announced-failed or defence.")
 @click.option("--alone", is_flag=True, help="5 players: the taker played without a partner.")
 @variant_option

@@ -35,7 +35,7 @@ def test_auction_one_round_rising_bids():
     bids = np.zeros(4, dtype=np.int64)
     taker = K.run_auction(hs, ht, 4, K.TAROTCLUB, bids)
     best = 0
-    for seat, b in enumerate(bids):
+    for b in bids:
         if b:
             assert b > best
             best = b

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from analyzer import cards as C
 from analyzer.notation import parse_card, parse_mask

@@ -6,7 +6,6 @@ import random
 import numpy as np
 import pytest
 
-from analyzer import cards as C
 from analyzer.game import Game, Phase
 from analyzer.knowledge import seat_view
 from analyzer.rules import Rules

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 
 from analyzer import cards as C
 from analyzer.notation import parse_mask
