@@ -1,0 +1,28 @@
+"""The command-line reference (docs/cli.md), generated from the commands' own help.
+
+``python -m cli.reference > docs/cli.md`` rewrites it; a test fails when the file is out of date.
+"""
+
+from __future__ import annotations
+
+import click
+
+from cli.main import main
+
+SETTINGS = {"terminal_width": 100, "max_content_width": 100, "help_option_names": ["-h", "--help"]}
+
+
+def reference() -> str:
+    ctx = click.Context(main, info_name="tarot-analyzer", **SETTINGS)
+    parts = ["# Command-line reference", "",
+             "Generated from `--help` by `python -m cli.reference > docs/cli.md`; do not edit by hand.", "",
+             "```text", main.get_help(ctx), "```", ""]
+    for name in sorted(main.commands):
+        command = main.commands[name]
+        sub = click.Context(command, info_name=f"tarot-analyzer {name}", parent=ctx, **SETTINGS)
+        parts += [f"## {name}", "", "```text", command.get_help(sub), "```", ""]
+    return "\n".join(parts)
+
+
+if __name__ == "__main__":
+    click.echo(reference(), nl=False)
