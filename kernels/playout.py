@@ -328,16 +328,19 @@ CH_POIGNEE = 5         # poignée level the taker shows (0-2; -1 none; skipped i
 CHOICES_SIZE = 6
 
 
+ALL_AUTO = np.full(CHOICES_SIZE, AUTO, dtype=np.int64)
+
+
 @njit(cache=True)
 def auto_choices():
-    choices = np.full(CHOICES_SIZE, AUTO, dtype=np.int64)
-    return choices
+    """A fresh choices array with every choice left to the simulated seats."""
+    return ALL_AUTO.copy()
 
 
 @njit(cache=True)
 def deal_to_play(hs, ht, st, players, taker, contract, pab_flat, poignee_values, declare):
     """Start of play with every choice the simulated seats' own (see ``start_with_choices``)."""
-    start_with_choices(hs, ht, st, players, taker, contract, auto_choices(), pab_flat, poignee_values, declare)
+    start_with_choices(hs, ht, st, players, taker, contract, ALL_AUTO, pab_flat, poignee_values, declare)
 
 
 @njit(cache=True)
