@@ -115,26 +115,42 @@ def prepare(allowed, room):
     fact = np.ones(n_last + 1, dtype=np.float64)
     for k in range(1, n_last + 1):
         fact[k] = fact[k - 1] * k
-    caps = np.empty(n_places, dtype=np.int64)
+    # The room left in each place for every code, and in all (decoded once, by counting up).
+    caps = np.zeros((size, n_places), dtype=np.int64)
+    totals = np.zeros(size, dtype=np.int64)
+    for code in range(1, size):
+        for p in range(n_places):
+            caps[code, p] = caps[code - 1, p]
+        totals[code] = totals[code - 1]
+        for p in range(n_places):
+            caps[code, p] += 1
+            totals[code] += 1
+            if caps[code, p] <= max(left[p], 0):
+                break
+            totals[code] -= caps[code, p]
+            caps[code, p] = 0
     # Completion counts once every constrained card is placed: the last group fills the room left.
     for code in range(size):
-        total = 0
-        ok = True
+        if totals[code] != n_last:
+            continue
         ways = fact[n_last]
+        ok = True
         for p in range(n_places):
-            caps[p] = (code // strides[p]) % (max(left[p], 0) + 1)
-            total += caps[p]
-            if caps[p] > 0 and not (last_mask >> p) & 1:
+            if caps[code, p] > 0 and not (last_mask >> p) & 1:
                 ok = False
-            ways /= fact[min(caps[p], n_last)]
-        if ok and total == n_last:
+            ways /= fact[caps[code, p]]
+        if ok:
             table[n_constrained, code] = ways
+    # Before that, card by card: only codes with as much room as cards still to place can count.
     for i in range(n_constrained - 1, -1, -1):
         a = allowed[constrained[i]]
+        room_needed = n_last + n_constrained - i
         for code in range(size):
+            if totals[code] != room_needed:
+                continue
             w = 0.0
             for p in range(n_places):
-                if (a >> p) & 1 and (code // strides[p]) % (max(left[p], 0) + 1) > 0:
+                if (a >> p) & 1 and caps[code, p] > 0:
                     w += table[i + 1, code - strides[p]]
             table[i, code] = w
     return fixed, constrained, last, last_mask, left, strides, table, start
