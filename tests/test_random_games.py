@@ -7,8 +7,9 @@ import random
 import pytest
 
 from analyzer import cards as C
-from analyzer.game import Game, Outcome, Phase
+from analyzer.game import Game, Outcome, Phase, misere_allowed
 from analyzer.rules import Rules
+from analyzer.scoring import Side
 from tests.randomplay import random_deal, step
 
 
@@ -18,9 +19,7 @@ def _check_cover(game: Game) -> None:
         masks.append(C.mask_of(t.cards))
     masks.append(C.mask_of(c for _, c in game.current))
     if game.taker is not None and game.contract.chien_shown and game.phase not in (Phase.BIDDING, Phase.CALL):
-        if game.phase is Phase.DISCARD:
-            pass  # chien already merged into the taker's hand
-        else:
+        if game.phase is not Phase.DISCARD:          # during the discard the chien is in the taker's hand
             masks.append(game.discard)
     else:
         masks.append(game.deal.chien.mask)
@@ -43,7 +42,6 @@ def _play_one(rng: random.Random, rules: Rules) -> Game:
             assert game.legal_cards() & ~game.hands[game.to_act] == 0
         if game.phase is Phase.DECLARE and game.chelem_decided and rules.misere == "on" and rng.random() < 0.3:
             hand = game.hands[game.to_act]
-            from analyzer.game import misere_allowed
             kinds = tuple(k for k in ("trumps", "honours") if misere_allowed(hand, k))
             game.declare(miseres=kinds)
             continue
@@ -72,7 +70,6 @@ def _run(players: int, n: int, seed: int, rules: Rules) -> None:
         assert 0 <= res.taker_half_points <= 182
         # defence half-points: recompute from the piles
         piles, moved = game._piles()
-        from analyzer.scoring import Side
         defence = C.mask_half_points(piles.get(Side.DEFENCE, 0)) + moved.get(Side.DEFENCE, 0)
         assert res.taker_half_points + defence == 182
         assert piles.get(Side.TAKER, 0) & piles.get(Side.DEFENCE, 0) == 0
