@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
 from analyzer import cards as C
-from analyzer.errors import CardPlacedElsewhereError, WrongCardCountError
+from analyzer.errors import CardPlacedElsewhereError, RulesError, WrongCardCountError
 from analyzer.notation import format_cards, parse_cards
 from analyzer.rules import CHIEN_SIZE, HAND_SIZE
 
@@ -30,6 +30,8 @@ class Hand:
         """Parse notation; with ``players``, also check the hand size for that player count."""
         hand = cls(C.mask_of(parse_cards(text)))
         if players is not None:
+            if players not in HAND_SIZE:
+                raise RulesError(f"unsupported player count {players} (expected 3, 4 or 5)")
             hand.check_size(HAND_SIZE[players], players, what)
         return hand
 

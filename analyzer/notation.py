@@ -19,14 +19,17 @@ _RANKS = {str(n): n for n in range(1, 11)} | {
     "J": C.JACK, "V": C.JACK, "C": C.KNIGHT, "N": C.KNIGHT, "Q": C.QUEEN, "D": C.QUEEN, "K": C.KING, "R": C.KING}
 _SUITS = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
           "♤": 0, "♡": 1, "♢": 2, "♧": 3}
-_TRUMP = re.compile(r"^(?:T(\d{1,2})|(\d{1,2})T?)$")
+_TRUMP = re.compile(r"^(?:T([0-9]{1,2})|([0-9]{1,2})T?)$")
 _SEPARATORS = re.compile(r"[\s,]+")
 
 
 def parse_card(token: str) -> int:
     """Card id of one token; raises ``InvalidNotationError`` naming the token."""
     raw = token
-    tok = token.strip().upper().replace("\ufe0f", "")
+    tok = token.strip().replace("\ufe0f", "")
+    if any(not ch.isascii() and ch not in _SUITS for ch in tok):
+        raise InvalidNotationError(raw)  # look-alikes: other digits, the long s (upper-cases to "S")
+    tok = tok.upper()
     if not tok:
         raise InvalidNotationError(raw, "empty card token")
     if tok in _EXCUSE_TOKENS:

@@ -120,7 +120,7 @@ class Rules:
         for item in variants:
             name, sep, value = item.partition("=")
             name = name.strip().lower()
-            if not sep or not value.strip():
+            if not sep or not name or not value.strip():
                 raise RulesError(f"variant {item!r}: expected NAME=VALUE")
             if name not in VARIANTS:
                 raise RulesError(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})")

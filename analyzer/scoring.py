@@ -166,11 +166,15 @@ def score_deal(summary: DealSummary, rules: Rules) -> DealScore:
 
 
 def seat_scores(score: DealScore, players: int, taker: int, partner: int | None) -> list[int]:
-    """Per-seat scores (seats 0…P-1) of a scored deal; they sum to zero."""
+    """Per-seat scores (seats 0…P-1) of a scored deal; they sum to zero.  A score with a partner's share
+    needs the partner's seat, and a partner's seat needs that share (else the shares would not balance)."""
+    has_partner = partner is not None and partner != taker
+    if has_partner != (score.partner is not None):
+        raise ValueError("the partner's seat and the score's partner share must go together")
     out = [score.defender] * players
     out[taker] = score.taker
-    if partner is not None and partner != taker:
-        out[partner] = score.partner if score.partner is not None else 0
+    if has_partner:
+        out[partner] = score.partner
     return out
 
 
