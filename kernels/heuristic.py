@@ -1,9 +1,13 @@
 """The heuristic card-play policy: the principles strong players teach, as small jitted components.
 
 The policy decides from what the acting seat may know (see ``analyzer/knowledge.py``): its own hand
-and legal cards, the trick so far, the cards still out (neither played nor seen: ``out_s``/``out_t``),
-the voids revealed in play (``excl_s``/``excl_t``: cards each seat cannot hold), and which seats it
-knows to be on its side (``allies``, a bitmask of seats including its own).  It is deterministic.
+and legal cards, the trick so far (suit led, winning card and seat, points on the table), the cards
+still out (neither played nor seen: ``out_s``/``out_t``), the voids revealed in play (``excl_s``/
+``excl_t``: cards each seat cannot hold, one word per seat), and which seats it knows to be on its
+side (``allies``, a bitmask of seats including its own).  It is deterministic.
+
+Everything is passed as scalars and tuples, never as arrays: a Numba array argument or slice costs
+an atomic reference-count increment and decrement, and those dominated the policy's time.
 
 Card sets are two words, as everywhere in the kernels: ``s`` holds the 56 suit cards (bit = card id),
 ``t`` the trumps 1-21 in bits 0-20 and the Excuse in bit 21.
@@ -103,34 +107,6 @@ def beats(card, best, led):
     if cs == 4:
         return bs != 4 or card > best
     return bs != 4 and cs == led and card > best
-
-
-@njit(cache=True)
-def trick_state(trick, trick_len):
-    """(led suit or -1, index of the winning card or -1, its card or NO_CARD, points in the trick)."""
-    led = -1
-    best_i = -1
-    best = NO_CARD
-    points = 0
-    for i in range(trick_len):
-        c = trick[i]
-        points += HALF_POINTS[c]
-        if c == EXCUSE_ID:
-            continue
-        if led == -1:
-            led = card_suit(c)
-        if beats(c, best, led):
-            best, best_i = c, i
-    return led, best_i, best, points
-
-
-@njit(cache=True)
-def first_card_index(trick, trick_len):
-    """Index of the first card other than the Excuse (-1 while only the Excuse was played)."""
-    for i in range(trick_len):
-        if trick[i] != EXCUSE_ID:
-            return i
-    return -1
 
 
 @njit(cache=True)
@@ -307,10 +283,9 @@ def choose_lead(players, seat, is_taker_side, hand_t, legal_s, legal_t, allies, 
 
 
 @njit(cache=True)
-def choose_follow(players, seat, legal_s, legal_t, trick, trick_seats, trick_len, allies,
+def choose_follow(players, seat, legal_s, legal_t, trick_len, led, best, best_seat, points, allies,
                   out_s, out_t, excl_s, excl_t):
-    led, best_i, best, points = trick_state(trick, trick_len)
-    ally_wins = best_i >= 0 and (allies >> trick_seats[best_i]) & 1 == 1
+    ally_wins = best_seat >= 0 and (allies >> best_seat) & 1 == 1
     ally_safe = ally_wins and is_safe(best, led, players, seat, trick_len, allies, out_s, out_t, excl_s, excl_t)
     suit_cards = legal_s
     trumps = legal_t & ALL_TRUMPS
@@ -359,9 +334,14 @@ def choose_follow(players, seat, legal_s, legal_t, trick, trick_seats, trick_len
 
 
 @njit(cache=True)
-def heuristic_card(players, seat, taker, allies, hand_t, legal_s, legal_t, trick, trick_seats, trick_len,
-                   tricks_left, side_won_all, out_s, out_t, excl_s, excl_t):
-    """The card the heuristic policy plays (a card id among the legal ones)."""
+def heuristic_card(players, seat, taker, allies, hand_t, legal_s, legal_t, trick_len, led, best, best_seat,
+                   points, tricks_left, side_won_all, out_s, out_t, excl_s, excl_t):
+    """The card the heuristic policy plays (a card id among the legal ones).
+
+    The trick in play: ``trick_len`` cards, ``led`` the suit to follow (0-3, 4 trumps, -1 while no card
+    but the Excuse), ``best``/``best_seat`` the winning card and its seat (-1 if none), ``points`` the
+    half-points on the table (the Excuse included).  ``excl_s``/``excl_t``: tuples of one word per seat
+    (at least ``players`` entries)."""
     if popcount(legal_s) + popcount(legal_t) == 1:
         return lowest_bit(legal_s) if legal_s != ZERO else FIRST_TRUMP_ID + lowest_bit(legal_t)
     is_taker_side = taker >= 0 and (allies >> taker) & 1 == 1
@@ -370,15 +350,14 @@ def heuristic_card(players, seat, taker, allies, hand_t, legal_s, legal_t, trick
     if legal_t & EXCUSE_MASK != ZERO:
         if others_s == ZERO and others_t == ZERO:
             return EXCUSE_ID
-        led, best_i, best, points = trick_state(trick, trick_len)
         ally_safe = False
-        if best_i >= 0 and (allies >> trick_seats[best_i]) & 1:
+        if best_seat >= 0 and (allies >> best_seat) & 1:
             ally_safe = is_safe(best, led, players, seat, trick_len, allies, out_s, out_t, excl_s, excl_t)
         if excuse_now(legal_t, tricks_left, side_won_all, trick_len, ally_safe,
                       lowest_value_card(others_s, others_t)):
             return EXCUSE_ID
-    if trick_len == 0 or first_card_index(trick, trick_len) < 0:
+    if led == -1:
         return choose_lead(players, seat, is_taker_side, hand_t, others_s, others_t, allies, taker,
                            out_s, out_t, excl_s, excl_t, tricks_left)
-    return choose_follow(players, seat, others_s, others_t, trick, trick_seats, trick_len,
+    return choose_follow(players, seat, others_s, others_t, trick_len, led, best, best_seat, points,
                          allies, out_s, out_t, excl_s, excl_t)

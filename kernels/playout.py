@@ -67,7 +67,6 @@ LAST_WINNER = 21       # seat that won the previous trick
 LAST_TRICK_SIDE_ALL = 22   # 1 while every trick so far went to one side: +1 taker, -1 defence, 0 mixed
 SHOWN_T = 23           # trump word of the discarded trumps shown (Prise/Garde)
 TRICK_CARDS = 24       # P entries: cards of the trick in play
-TRICK_SEATS = 29       # P entries: who played them
 EXCL_S = 34            # P entries: suit cards each seat cannot hold (revealed in play)
 EXCL_T = 39            # P entries: trump words each seat cannot hold
 LED = 44               # the trick in play: suit led (0-3, 4 trumps, -1 none yet)
@@ -270,7 +269,8 @@ def start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, 
 
     On entry ``hs``/``ht`` hold the dealt hands and the chien (entry P).  For Prise and Garde the
     taker takes the chien and puts ``discard_s``/``discard_t`` aside (given; see ``deal_to_play`` for
-    the policies' own).  ``poignee_shown[s]`` is the trump word seat s shows as a poignée (0: none)."""
+    the policies' own).  ``poignee_shown[s]`` is the trump word seat s shows as a poignée (0: none), a
+    tuple of five words."""
     for i in range(STATE_SIZE):
         st[i] = 0
     st[PLAYERS] = players
@@ -329,6 +329,7 @@ CHOICES_SIZE = 6
 
 
 ALL_AUTO = np.full(CHOICES_SIZE, AUTO, dtype=np.int64)
+NO_FORCED = np.empty(0, dtype=np.int64)     # a constant: play_out allocates nothing per deal
 
 
 @njit(cache=True)
@@ -341,6 +342,18 @@ def auto_choices():
 def deal_to_play(hs, ht, st, players, taker, contract, pab_flat, poignee_values, declare):
     """Start of play with every choice the simulated seats' own (see ``start_with_choices``)."""
     start_with_choices(hs, ht, st, players, taker, contract, ALL_AUTO, pab_flat, poignee_values, declare)
+
+
+@njit(cache=True, inline="always")
+def shown_poignee(s, players, taker, hand_t_after, ht, choices, declare):
+    """The trump word seat ``s`` shows as a poignée (0: none, and for seats beyond ``players``)."""
+    if s >= players:
+        return ZERO
+    if s == taker and choices[CH_POIGNEE] != AUTO:
+        return poignee_of_level(hand_t_after, players, choices[CH_POIGNEE])
+    if declare:
+        return poignee_to_show(hand_t_after if s == taker else ht[s], players)[1]
+    return ZERO
 
 
 @njit(cache=True)
@@ -364,12 +377,11 @@ def start_with_choices(hs, ht, st, players, taker, contract, choices, pab_flat, 
     if contract <= GARDE:
         hand_s_after = (hs[taker] | hs[players]) & ~discard_s
         hand_t_after = (ht[taker] | ht[players]) & ~discard_t
-    shown = np.zeros(players, dtype=np.uint64)
-    for s in range(players):
-        if s == taker and choices[CH_POIGNEE] != AUTO:
-            shown[s] = poignee_of_level(hand_t_after, players, choices[CH_POIGNEE])
-        elif declare:
-            _, shown[s] = poignee_to_show(hand_t_after if s == taker else ht[s], players)
+    shown = (shown_poignee(0, players, taker, hand_t_after, ht, choices, declare),
+             shown_poignee(1, players, taker, hand_t_after, ht, choices, declare),
+             shown_poignee(2, players, taker, hand_t_after, ht, choices, declare),
+             shown_poignee(3, players, taker, hand_t_after, ht, choices, declare),
+             shown_poignee(4, players, taker, hand_t_after, ht, choices, declare))
     if choices[CH_CHELEM] == AUTO:
         chelem = 1 if announce_chelem(hand_s_after, hand_t_after) else 0
     else:
@@ -401,24 +413,11 @@ def seat_allies(st, seat):
     return allies_of(st[PLAYERS], st[TAKER], st[PARTNER], st[PARTNER_KNOWN], seat)
 
 
-@njit(cache=True)
-def outstanding(hs, ht, st, seat):
-    """(suit word, trump word) of the cards ``seat`` has not seen: in other hands or unknown aside."""
-    players = st[PLAYERS]
-    out_s = ZERO
-    out_t = ZERO
-    for s in range(players):
-        if s != seat:
-            out_s |= hs[s]
-            out_t |= ht[s]
-    if st[CONTRACT] <= GARDE:
-        if seat != st[TAKER]:
-            out_s |= hs[players]
-            out_t |= ht[players] & ~np.uint64(st[SHOWN_T])
-    else:
-        out_s |= hs[players]
-        out_t |= ht[players]
-    return out_s, out_t
+@njit(cache=True, inline="always")
+def seat_words(st, base):
+    """The five per-seat words at ``st[base:base + 5]`` as a tuple (a value: no reference counting)."""
+    return (np.uint64(st[base]), np.uint64(st[base + 1]), np.uint64(st[base + 2]), np.uint64(st[base + 3]),
+            np.uint64(st[base + 4]))
 
 
 @njit(cache=True, inline="always")
@@ -467,8 +466,18 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
     side_all = st[LAST_TRICK_SIDE_ALL]
     last_winner = st[LAST_WINNER]
     winners = st[TRICK_WINNERS]
-    excl_s = st[EXCL_S:EXCL_S + players].view(np.uint64)    # views: revealed voids stay in the state
-    excl_t = st[EXCL_T:EXCL_T + players].view(np.uint64)
+    # What a seat has not seen: the other hands, and the cards aside unless they were shown to it (the
+    # taker's own discard; in Prise and Garde the discarded trumps shown to everybody).
+    in_hands_s = ZERO
+    in_hands_t = ZERO
+    for s in range(players):
+        in_hands_s |= hs[s]
+        in_hands_t |= ht[s]
+    aside_s = hs[players]
+    aside_t = ht[players]
+    taker_knows_aside = st[CONTRACT] <= GARDE
+    if taker_knows_aside:
+        aside_t &= ~np.uint64(st[SHOWN_T])
     played = 0
     while trick < n_tricks and played < max_cards:
         seat = leader + n
@@ -485,15 +494,17 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
                 state, z = splitmix64(state)
                 policy = RANDOM if z & np.uint64(7) == ZERO else HEURISTIC
             if policy == HEURISTIC:
-                st[LED] = led
-                st[TRICK_LEN] = n
-                out_s, out_t = outstanding(hs, ht, st, seat)
+                out_s = in_hands_s & ~hand_s
+                out_t = in_hands_t & ~hand_t
+                if not (taker_knows_aside and seat == taker):
+                    out_s |= aside_s
+                    out_t |= aside_t
                 allies = allies_of(players, taker, partner, partner_known, seat)
                 side_won_all = trick > 0 and winners & ~allies == 0     # as far as the seat can tell
-                card = heuristic_card(players, seat, taker, allies,
-                                      hand_t, legal_s, legal_t, st[TRICK_CARDS:TRICK_CARDS + players],
-                                      st[TRICK_SEATS:TRICK_SEATS + players], n, n_tricks - trick, side_won_all,
-                                      out_s, out_t, excl_s, excl_t)
+                on_table = points + (HALF_POINTS[EXCUSE_ID] if excuse_seat >= 0 else 0)
+                card = heuristic_card(players, seat, taker, allies, hand_t, legal_s, legal_t, n, led, best,
+                                      best_seat, on_table, n_tricks - trick, side_won_all, out_s, out_t,
+                                      seat_words(st, EXCL_S), seat_words(st, EXCL_T))
             else:
                 card, state = random_card(legal_s, legal_t, state)
         if played < trace.shape[0]:
@@ -503,19 +514,20 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
         if card < FIRST_TRUMP_ID:
             suit = card // 14
             hs[seat] = hand_s & ~(ONE << np.uint64(card))
+            in_hands_s &= ~(ONE << np.uint64(card))
         else:
             suit = 4 if card < EXCUSE_ID else 5
             ht[seat] = hand_t & ~(ONE << np.uint64(card - FIRST_TRUMP_ID))
+            in_hands_t &= ~(ONE << np.uint64(card - FIRST_TRUMP_ID))
         if led != -1 and suit != 5:
             if suit != led:
                 if led < 4:
-                    excl_s[seat] |= suit_bits(led)
+                    st[EXCL_S + seat] |= np.int64(suit_bits(led))
                 if suit != 4:
-                    excl_t[seat] |= ALL_TRUMPS
+                    st[EXCL_T + seat] |= np.int64(ALL_TRUMPS)
             if suit == 4 and top >= 0 and card < top:
-                excl_t[seat] |= ALL_TRUMPS & ~((ONE << np.uint64(top - FIRST_TRUMP_ID + 1)) - ONE)
+                st[EXCL_T + seat] |= np.int64(ALL_TRUMPS & ~((ONE << np.uint64(top - FIRST_TRUMP_ID + 1)) - ONE))
         st[TRICK_CARDS + n] = card
-        st[TRICK_SEATS + n] = seat
         n += 1
         if card == called:
             partner_known = 1
@@ -606,5 +618,5 @@ def play_card(hs, ht, st, card):
 @njit(cache=True)
 def play_out(hs, ht, st, policies, state, result, trace):
     """Play to the end with ``policies[seat]`` and score into ``result``; returns the RNG state."""
-    state, _ = advance(hs, ht, st, policies, state, np.empty(0, dtype=np.int64), 1 << 30, result, trace)
+    state, _ = advance(hs, ht, st, policies, state, NO_FORCED, 1 << 30, result, trace)
     return state

@@ -6,7 +6,7 @@ import numpy as np
 
 from analyzer import cards as C
 from analyzer.notation import parse_card, parse_mask
-from analyzer.play import legal_cards
+from analyzer.play import led_suit, legal_cards, trick_winner
 from kernels.heuristic import heuristic_card
 
 
@@ -27,15 +27,17 @@ def decide(hand: str, trick: list[tuple[int, str]] = (), *, players: int = 4, se
     words = lambda m: (np.uint64(m & C.SUIT_BITS), np.uint64(m >> C.FIRST_TRUMP))
     ls, lt = words(legal)
     os_, ot = words(out)
-    es = np.array([words(e)[0] for e in excl], dtype=np.uint64)
-    et = np.array([words(e)[1] for e in excl], dtype=np.uint64)
-    tc = np.full(players, -1, dtype=np.int64)
-    ts = np.full(players, -1, dtype=np.int64)
-    for i, (s, c) in enumerate(trick):
-        tc[i], ts[i] = parse_card(c), s
+    es = tuple(words(e)[0] for e in excl) + (np.uint64(0),) * (5 - players)
+    et = tuple(words(e)[1] for e in excl) + (np.uint64(0),) * (5 - players)
+    led, best, best_seat = -1, -1, -1
+    if led_suit(trick_cards) is not None:
+        led = led_suit(trick_cards)
+        i = trick_winner(trick_cards)
+        best, best_seat = trick_cards[i], trick[i][0]
+    points = sum(C.HALF_POINTS[c] for c in trick_cards)
     mask_allies = sum(1 << a for a in set(allies))
-    card = heuristic_card(players, seat, taker, mask_allies, words(hand_m)[1], ls, lt, tc, ts, len(trick),
-                          tricks_left, side_won_all, os_, ot, es, et)
+    card = heuristic_card(players, seat, taker, mask_allies, words(hand_m)[1], ls, lt, len(trick), led, best,
+                          best_seat, points, tricks_left, side_won_all, os_, ot, es, et)
     assert legal >> int(card) & 1, f"illegal card {C.TOKENS[card]}"
     return C.TOKENS[int(card)]
 
