@@ -140,7 +140,7 @@ def sample(players: int, n: int, seed: int, fixed: Mapping | None = None, constr
                 allowed[card] = everywhere & ~sum(1 << s for s in range(players) if voids[s] >> card & 1)
         room = np.array(sizes, dtype=np.int64)
         fixed_, constrained, last, _, left, strides, table, start = prepare(allowed, room)
-        if table[0, start] == 0:
+        if table[start] == 0:
             raise SamplingError("no deal meets these constraints")
         count_seat = np.array([c.seat for c in counts], dtype=np.int64)
         count_cards = np.zeros((len(counts), C.N_CARDS), dtype=np.bool_)

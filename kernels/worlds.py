@@ -9,7 +9,8 @@ these constraints is equally likely, so a world is drawn with probability 1 / (t
   place, its cards can be placed in multinomial(n; room) ways, and a uniform shuffle does it;
 * the other cards ("constrained") are placed one by one, each in place p with probability
   proportional to the number of ways to complete the assignment from there, counted once per
-  position by dynamic programming over the room left (a mixed-radix code).
+  position by dynamic programming over the room left (a mixed-radix code).  The room left says how
+  many constrained cards are placed, so the table holds one number per code, filled in one pass.
 
 Worlds are then drawn by ``sample_world`` in microseconds.  No rejection, so even very constrained
 positions late in a deal (two seats out of trumps, one holding them all) cost nothing extra.
@@ -54,8 +55,9 @@ def prepare(allowed, room):
 
     ``allowed[card]``: bitmask of allowed places (0: out of play); ``room[p]``: cards place p holds.
     Returns (fixed_place per card or -1, constrained cards in order, last-group cards, last-group
-    place mask, room left for the free cards, mixed-radix strides, table of completion counts
-    W[i, code] for i constrained cards placed, the starting code).  ``W[0, start] == 0`` means that no
+    place mask, room left for the free cards, mixed-radix strides, table of completion counts W[code]
+    (the number of ways to finish once the room left is ``code``, the constrained cards placed so far
+    being those the code's total implies), the starting code).  ``W[start] == 0`` means that no
     assignment exists.
     """
     n_places = room.shape[0]
@@ -105,7 +107,7 @@ def prepare(allowed, room):
     start = 0
     for p in range(n_places):
         start += max(left[p], 0) * strides[p]
-    table = np.zeros((n_constrained + 1, size), dtype=np.float64)
+    table = np.zeros(size, dtype=np.float64)
     bad = False
     for p in range(n_places):
         if left[p] < 0:
@@ -115,44 +117,39 @@ def prepare(allowed, room):
     fact = np.ones(n_last + 1, dtype=np.float64)
     for k in range(1, n_last + 1):
         fact[k] = fact[k - 1] * k
-    # The room left in each place for every code, and in all (decoded once, by counting up).
-    caps = np.zeros((size, n_places), dtype=np.int64)
-    totals = np.zeros(size, dtype=np.int64)
-    for code in range(1, size):
-        for p in range(n_places):
-            caps[code, p] = caps[code - 1, p]
-        totals[code] = totals[code - 1]
-        for p in range(n_places):
-            caps[code, p] += 1
-            totals[code] += 1
-            if caps[code, p] <= max(left[p], 0):
-                break
-            totals[code] -= caps[code, p]
-            caps[code, p] = 0
-    # Completion counts once every constrained card is placed: the last group fills the room left.
+    # One pass over the codes in increasing order, counting their digits up (the room left in each
+    # place) and their total.  A code's count depends only on smaller codes (one card fewer placed),
+    # and the total tells which card is next: with ``total`` places free, the constrained cards still
+    # to place are the last ``total - n_last``, so a code belongs to one row of the card-by-card table
+    # only and one number per code is enough.
+    digits = np.zeros(n_places, dtype=np.int64)
+    total = 0
     for code in range(size):
-        if totals[code] != n_last:
-            continue
-        ways = fact[n_last]
-        ok = True
-        for p in range(n_places):
-            if caps[code, p] > 0 and not (last_mask >> p) & 1:
-                ok = False
-            ways /= fact[caps[code, p]]
-        if ok:
-            table[n_constrained, code] = ways
-    # Before that, card by card: only codes with as much room as cards still to place can count.
-    for i in range(n_constrained - 1, -1, -1):
-        a = allowed[constrained[i]]
-        room_needed = n_last + n_constrained - i
-        for code in range(size):
-            if totals[code] != room_needed:
-                continue
+        if code > 0:
+            for p in range(n_places):
+                digits[p] += 1
+                total += 1
+                if digits[p] <= max(left[p], 0):
+                    break
+                total -= digits[p]
+                digits[p] = 0
+        if total == n_last:
+            # Every constrained card is placed: the last group fills the room left.
+            ways = fact[n_last]
+            ok = True
+            for p in range(n_places):
+                if digits[p] > 0 and not (last_mask >> p) & 1:
+                    ok = False
+                ways /= fact[digits[p]]
+            if ok:
+                table[code] = ways
+        elif n_last < total <= n_last + n_constrained:
+            a = allowed[constrained[n_last + n_constrained - total]]
             w = 0.0
             for p in range(n_places):
-                if (a >> p) & 1 and caps[code, p] > 0:
-                    w += table[i + 1, code - strides[p]]
-            table[i, code] = w
+                if (a >> p) & 1 and digits[p] > 0:
+                    w += table[code - strides[p]]
+            table[code] = w
     return fixed, constrained, last, last_mask, left, strides, table, start
 
 
@@ -166,14 +163,14 @@ def sample_world(allowed, fixed, constrained, last, strides, left, table, start,
     for i in range(constrained.shape[0]):
         card = constrained[i]
         a = allowed[card]
-        total = table[i, code]
+        total = table[code]
         state, u = uniform01(state)
         target = u * total
         chosen = -1
         acc = 0.0
         for p in range(n_places):
             if (a >> p) & 1 and (code // strides[p]) % (max(left[p], 0) + 1) > 0:
-                w = table[i + 1, code - strides[p]]
+                w = table[code - strides[p]]
                 if w <= 0.0:
                     continue
                 acc += w

@@ -18,7 +18,7 @@ def _sample(allowed, room, n, seed=1):
     for _ in range(n):
         state = np.uint64(sample_world(allowed, fixed, constrained, last, strides, left, table, start, state, out))
         worlds.append(tuple(out))
-    return worlds, table[0, start]
+    return worlds, table[start]
 
 
 def _valid(allowed, room):
