@@ -25,6 +25,7 @@ import numpy as np
 
 from analyzer import cards as C
 from analyzer.notation import parse_mask
+from analyzer.runs import PIMC_ROLLOUTS, PIMC_WORLDS
 from kernels import playout as K
 from kernels.batch import deal_and_play_batch, places_to_words, sample_batch
 from kernels.deals import deal_into, stream_state
@@ -77,7 +78,7 @@ def playouts_rate(policy: int, n: int, repeats: int = 3) -> float:
     return _best_rate(run, n, repeats)
 
 
-def pimc_deal_seconds(deals: int = 6, worlds: int = 12, rollouts: int = 1) -> float:
+def pimc_deal_seconds(deals: int = 6, worlds: int = PIMC_WORLDS, rollouts: int = PIMC_ROLLOUTS) -> float:
     """Mean seconds for a whole 4-player deal with every seat on PIMC."""
     fixed, unseen, slots = _setup()
     places = np.empty(C.N_CARDS, dtype=np.int8)

@@ -18,9 +18,9 @@ import numpy as np
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.match import METHOD_IDS, POLICY_IDS
-from analyzer.odds import PIMC_WORLDS, _fixed_hand
+from analyzer.odds import _fixed_hand
 from analyzer.rules import Contract, Rules
-from analyzer.runs import run_in_chunks
+from analyzer.runs import PIMC_WORLDS, run_in_chunks
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean, Proportion
 from kernels import auction as K

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.runs import threads
+from analyzer.runs import PIMC_ROLLOUTS, PIMC_WORLDS, threads
 from analyzer.stats import Mean
 from kernels import match as K
 from kernels.bidding import CHAVEY, TAROTCLUB
@@ -19,8 +19,6 @@ from kernels.playout import HEURISTIC, PIMC, RANDOM
 
 POLICY_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "pimc": PIMC}
 METHOD_IDS = {"chavey": CHAVEY, "tarotclub": TAROTCLUB}
-DEFAULT_WORLDS = 12
-DEFAULT_ROLLOUTS = 1
 
 
 @dataclass(frozen=True)
@@ -40,7 +38,7 @@ class MatchResult:
 
 
 def run_match(policy_a: str, policy_b: str, deals: int, players: int = 4, seed: int = 0,
-              bidding: str = "tarotclub", worlds: int = DEFAULT_WORLDS, rollouts: int = DEFAULT_ROLLOUTS,
+              bidding: str = "tarotclub", worlds: int = PIMC_WORLDS, rollouts: int = PIMC_ROLLOUTS,
               jobs: int | None = None) -> MatchResult:
     """Play ``deals`` deals in duplicate; skipped (all-pass) deals are counted, not played."""
     for name in (policy_a, policy_b):

@@ -20,14 +20,11 @@ from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.match import POLICY_IDS
 from analyzer.rules import Contract, Rules
-from analyzer.runs import run_in_chunks
+from analyzer.runs import PIMC_WORLDS, run_in_chunks
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean, Proportion
 from kernels import playout as K
 from kernels.batch import advice_batch
-
-PIMC_WORLDS = 12
-
 
 @dataclass(frozen=True)
 class ContractOdds:

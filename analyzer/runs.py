@@ -15,6 +15,11 @@ import numpy as np
 PLAY_SEED_SALT = 0x5DEECE66D   # deals given to a playout kernel are played from streams other than their dealing's
 CHUNK = 2000            # deals per chunk with the fast policies
 PIMC_CHUNK = 100        # with determinized search
+# Determinized search: worlds sampled per decision, and heuristic rollouts per world and card.  Measured
+# in duplicate matches against the heuristic (4 players, 2,000 deals): 12 worlds +40.9, 32 +53.8,
+# 64 +63.9, 128 +66.6 points per deal; a second rollout per world adds nothing (64 x 2: +65.0).
+PIMC_WORLDS = 64
+PIMC_ROLLOUTS = 1
 
 
 @contextmanager
