@@ -6,6 +6,7 @@ and how it is cut never changes the deals themselves: same seed, same output, wh
 
 from __future__ import annotations
 
+import warnings
 from contextlib import contextmanager
 from typing import Callable, Hashable, Iterator
 
@@ -20,6 +21,10 @@ PIMC_CHUNK = 100        # with determinized search
 # 64 +63.9, 128 +66.6 points per deal; a second rollout per world adds nothing (64 x 2: +65.0).
 PIMC_WORLDS = 64
 PIMC_ROLLOUTS = 1
+
+
+class PrecisionNotReached(UserWarning):
+    """A run asked to reach a precision stopped at its deal limit first (the answer stands, less sure)."""
 
 
 @contextmanager
@@ -39,11 +44,13 @@ def run_in_chunks(simulate: Callable[[int, int], dict[Hashable, np.ndarray]], de
                   jobs: int | None = None,
                   progress: Callable[[int, int | None], None] | None = None) -> dict[Hashable, np.ndarray]:
     """Call ``simulate(offset, n)`` (result rows per key) chunk after chunk, until ``deals`` deals, or
-    (``deals`` None) until ``widest(rows so far) <= precision`` or ``max_deals``."""
+    (``deals`` None) until ``widest(rows so far) <= precision`` or ``max_deals``; stopping at
+    ``max_deals`` first warns ``PrecisionNotReached``."""
     chunk = PIMC_CHUNK if policy == "pimc" else CHUNK
     target = deals if deals is not None else max_deals
     parts: dict[Hashable, list[np.ndarray]] = {}
     done = 0
+    width = float("inf")
     with threads(jobs):
         while done < target:
             n = min(chunk, target - done)
@@ -52,6 +59,12 @@ def run_in_chunks(simulate: Callable[[int, int], dict[Hashable, np.ndarray]], de
             done += n
             if progress:
                 progress(done, deals)
-            if deals is None and widest({k: np.concatenate(v) for k, v in parts.items()}) <= precision:
-                break
+            if deals is None:
+                width = widest({k: np.concatenate(v) for k, v in parts.items()})
+                if width <= precision:
+                    break
+        else:
+            if deals is None:
+                warnings.warn(f"precision ±{precision:g} not reached in {done:,} deals (the limit): the widest 95% "
+                              f"interval is ±{width:.3f}", PrecisionNotReached, stacklevel=2)
     return {k: np.concatenate(v) for k, v in parts.items()}

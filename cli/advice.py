@@ -12,6 +12,7 @@ from analyzer.bid import bid_advice, parse_bids
 from analyzer.bidcheck import check_bidding
 from analyzer.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
 from analyzer.discard import best_discards
+from analyzer.errors import TarotError
 from analyzer.game import discard_options, lowest_poignee
 from analyzer.hand import Hand
 from analyzer.notation import format_cards
@@ -154,8 +155,16 @@ def _render_comparison(comparison, fmt: str, notes: list[str] = ()) -> None:
         click.echo(note)
 
 
+def _parse_contract(ctx, param, value: str) -> Contract:
+    try:
+        return Contract.parse(value)
+    except TarotError as exc:
+        raise click.BadParameter(str(exc), param_hint="--contract") from None
+
+
 def _contract_option(default: str):
-    return click.option("--contract", default=default, show_default=True, metavar="C",
+    """``--contract``, checked as the options are read (before the hand), given as a ``Contract``."""
+    return click.option("--contract", default=default, show_default=True, metavar="C", callback=_parse_contract,
                         help="The contract the hand takes (prise, garde, garde-sans, garde-contre).")
 
 
@@ -169,7 +178,7 @@ def _setup(hand, players, seat, variants):
 def _run(question, cards, rules, contract, options, seat, policy, deals, precision, max_deals, seed, jobs, quiet):
     bar = Progress("simulating", quiet)
     try:
-        return compare(question, cards, rules, Contract.parse(contract), options, seat - 1, policy, deals, precision,
+        return compare(question, cards, rules, contract, options, seat - 1, policy, deals, precision,
                        max_deals, seed, jobs, bar)
     finally:
         bar.close()

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sys
+import warnings
 
 import click
 
 from analyzer import __version__
 from analyzer.errors import TarotError
+from analyzer.runs import PrecisionNotReached
 from cli.advice import bid, call, chelem, compare_bidding, discard, odds, poignee
 from cli.batch import batch
 from cli.bench import bench
@@ -25,7 +27,10 @@ class OneLineErrorGroup(click.Group):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
-            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            with warnings.catch_warnings():
+                warnings.simplefilter("always", PrecisionNotReached)
+                warnings.showwarning = _one_line_warning
+                code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.ClickException as exc:
             click.echo(f"Error: {exc.format_message()}", err=True)
             sys.exit(exc.exit_code)
@@ -36,6 +41,10 @@ class OneLineErrorGroup(click.Group):
             click.echo("Aborted!", err=True)
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    click.echo(f"Warning: {message}", err=True)
 
 
 @click.group(cls=OneLineErrorGroup, context_settings=CONTEXT_SETTINGS)

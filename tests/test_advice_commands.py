@@ -70,3 +70,13 @@ def test_discard_command_enforces_the_rules():
     assert clash.exit_code != 0 and "KS" in clash.output
     bad = runner.invoke(main, ["call", str(FIVE)])
     assert bad.exit_code != 0 and "5 players" in bad.output
+
+
+@pytest.mark.parametrize("command", ["call", "poignee", "chelem"])
+def test_a_bad_contract_is_named_before_the_hand_is_looked_at(command):
+    # A hand too short for any player count and a bad contract: the option is reported, as one line.
+    result = CliRunner().invoke(main, [command, "21 20", "--players", "5", "--contract", "gard"])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        "Error: Invalid value for --contract: unknown contract 'gard' (expected one of: prise, garde, garde-sans, "
+        "garde-contre)"]

@@ -68,3 +68,17 @@ def test_same_seed_same_output_and_bad_input():
     assert bad.exit_code != 0 and "ZZ" in bad.output and "Traceback" not in bad.output
     short = runner.invoke(main, ["odds", "21 20 19"])
     assert short.exit_code != 0 and "3 cards" in short.output
+
+
+def test_a_precision_not_reached_within_max_deals_is_a_one_line_warning():
+    runner = CliRunner()
+    base = ["odds", str(WEAK), "--seed", "1", "--quiet"]
+    short = runner.invoke(main, base + ["--max-deals", "50", "--precision", "0.001", "--format", "json"])
+    assert short.exit_code == 0
+    assert json.loads(short.stdout)["deals"] == 50            # the data stays whole on stdout
+    lines = short.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Warning: precision ±0.001 not reached in 50 deals")
+    reached = runner.invoke(main, base + ["--max-deals", "2000", "--precision", "0.5"])
+    fixed = runner.invoke(main, base + ["--deals", "50"])
+    assert reached.exit_code == fixed.exit_code == 0
+    assert "Warning" not in reached.stderr and "Warning" not in fixed.stderr
