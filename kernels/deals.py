@@ -62,7 +62,7 @@ def has_petit_sec(places, players):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal_into(fixed, unseen, slots, players, exclude_petit_sec, state, out):
     """Complete ``fixed`` (place per card, -1 unknown) by dealing ``unseen`` cards into ``slots``
     (the place of each open slot) uniformly; returns (state, tries) with tries = -1 on giving up."""

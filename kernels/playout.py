@@ -262,7 +262,7 @@ def score_into(players, contract, taker_hp, oudlers, pab, chelem, poignee, pab_f
     result[R_TOTAL] = total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, discard_t, poignee_shown,
                pab_flat, poignee_values):
     """Fill ``hs``/``ht``/``st`` for the first card.
@@ -338,7 +338,7 @@ def auto_choices():
     return ALL_AUTO.copy()
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal_to_play(hs, ht, st, players, taker, contract, pab_flat, poignee_values, declare):
     """Start of play with every choice the simulated seats' own (see ``start_with_choices``)."""
     start_with_choices(hs, ht, st, players, taker, contract, ALL_AUTO, pab_flat, poignee_values, declare)
@@ -356,7 +356,7 @@ def shown_poignee(s, players, taker, hand_t_after, ht, choices, declare):
     return ZERO
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_with_choices(hs, ht, st, players, taker, contract, choices, pab_flat, poignee_values, declare):
     """Start of play: the King call (5 players), the discard (Prise, Garde), the chelem announcement
     and the poignées, each given in ``choices`` or left to the simulated seats (the heuristic
