@@ -100,7 +100,7 @@ def check_bids(bids: list[Contract | None], seat: int) -> Contract | None:
 def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | None] = (), policy: str = "heuristic",
                deals: int | None = None, precision: float = 0.01, max_deals: int = 200_000, seed: int = 0,
                jobs: int | None = None, bidding: str = "tarotclub", condition: bool = True,
-               progress: Callable[[int, int | None], None] | None = None) -> BidAdvice:
+               progress: Callable[[int, int | None], None] | None = None, worlds: int = PIMC_WORLDS) -> BidAdvice:
     if rules.all_pass != "redeal":
         raise TarotError("bid advice simulates all-pass deals as thrown in (variant all-pass=redeal)")
     if not 0 <= seat < rules.players:
@@ -118,7 +118,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
         for o in options:
             out = np.zeros((n, K.BID_SIZE), dtype=np.int64)
             K.bid_batch(fixed, unseen, slots, rules.players, seat, earlier, condition and seat > 0,
-                        0 if o is None else int(o), METHOD_IDS[bidding], policies, PIMC_WORLDS, np.uint64(seed),
+                        0 if o is None else int(o), METHOD_IDS[bidding], policies, worlds, np.uint64(seed),
                         offset, True, pab_flat, poignee_values, out)
             if (out[:, K.B_TRIES] < 0).any():
                 raise TarotError("the earlier bids are too unlikely under the bidding model to condition on "

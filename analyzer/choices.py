@@ -22,7 +22,7 @@ from analyzer.game import legal_calls
 from analyzer.hand import Hand
 from analyzer.odds import simulate_contract
 from analyzer.rules import Contract, Rules
-from analyzer.runs import run_in_chunks
+from analyzer.runs import PIMC_WORLDS, run_in_chunks
 from analyzer.stats import Mean, Proportion
 from kernels import playout as K
 
@@ -66,14 +66,16 @@ class Comparison:
 def compare(question: str, hand: Hand, rules: Rules, contract: Contract, options: dict[str, np.ndarray],
             seat: int = 0, policy: str = "heuristic", deals: int | None = None, precision: float = 0.01,
             max_deals: int = 100_000, seed: int = 0, jobs: int | None = None,
-            progress: Callable[[int, int | None], None] | None = None) -> Comparison:
-    """Simulate each labelled set of taker's choices (``kernels.playout`` CH_* arrays) and rank them."""
+            progress: Callable[[int, int | None], None] | None = None, worlds: int = PIMC_WORLDS) -> Comparison:
+    """Simulate each labelled set of taker's choices (``kernels.playout`` CH_* arrays) and rank them
+    (``worlds``: per PIMC decision)."""
     if not 0 <= seat < rules.players:
         raise TarotError(f"seat {seat + 1} does not exist at {rules.players} players")
     hand.check_size(rules.hand_size, rules.players)
     data = run_in_chunks(
         lambda offset, n: {label: simulate_contract(hand, seat, contract, rules, policy, n, seed, offset,
-                                                    choices=choices) for label, choices in options.items()},
+                                                    worlds=worlds, choices=choices)
+                           for label, choices in options.items()},
         deals, max_deals, precision, _widest, policy, jobs, progress)
     done = len(next(iter(data.values())))
     means = {label: d[:, seat].mean() for label, d in data.items()}

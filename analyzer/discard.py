@@ -70,7 +70,7 @@ def candidate_discards(hand: int, size: int) -> list[int]:
 
 def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat: int = 0, deals: int = 2000,
                   seed: int = 0, top: int = 5, policy: str = "heuristic",
-                  jobs: int | None = None) -> list[DiscardChoice]:
+                  jobs: int | None = None, worlds: int = PIMC_WORLDS) -> list[DiscardChoice]:
     """The ``top`` discards by the taker's expected score (seat ``seat`` takes ``contract``)."""
     if not contract.chien_shown:
         raise ValueError(f"{contract.token}: there is no discard (the chien is not taken)")
@@ -85,7 +85,7 @@ def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat:
     pab_flat, poignee_values = rules_flags(rules)
     policies = np.full(rules.players, POLICY_IDS[policy], dtype=np.int64)
     with threads(jobs):
-        discard_batch(places, rules.players, seat, int(contract), ds, dt, policies, PIMC_WORLDS,
+        discard_batch(places, rules.players, seat, int(contract), ds, dt, policies, worlds,
                       np.uint64(seed ^ PLAY_SEED_SALT), 0, True, pab_flat, poignee_values, scores)
     means = scores.mean(axis=0)
     best = int(np.argmax(means))

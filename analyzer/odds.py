@@ -114,15 +114,18 @@ def widest_half_width(odds: list[ContractOdds]) -> float:
 
 def contract_odds(hand: Hand, rules: Rules, seat: int = 0, policy: str = "heuristic", deals: int | None = None,
                   precision: float = 0.01, max_deals: int = 200_000, seed: int = 0, jobs: int | None = None,
-                  progress: Callable[[int, int | None], None] | None = None) -> OddsResult:
-    """Odds of every contract for ``hand`` held by ``seat`` (0-based), who takes."""
+                  progress: Callable[[int, int | None], None] | None = None,
+                  worlds: int = PIMC_WORLDS) -> OddsResult:
+    """Odds of every contract for ``hand`` held by ``seat`` (0-based), who takes (``worlds``: per PIMC
+    decision)."""
     if policy not in POLICY_IDS:
         raise TarotError(f"unknown policy {policy!r} (expected one of: {', '.join(POLICY_IDS)})")
     if not 0 <= seat < rules.players:
         raise TarotError(f"seat {seat + 1} does not exist at {rules.players} players")
     hand.check_size(rules.hand_size, rules.players)
     data = run_in_chunks(
-        lambda offset, n: {c: simulate_contract(hand, seat, c, rules, policy, n, seed, offset) for c in Contract},
+        lambda offset, n: {c: simulate_contract(hand, seat, c, rules, policy, n, seed, offset, worlds=worlds)
+                           for c in Contract},
         deals, max_deals, precision,
         lambda rows: widest_half_width([summarize_contract(c, r, seat) for c, r in rows.items()]), policy, jobs,
         progress)

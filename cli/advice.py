@@ -18,7 +18,8 @@ from analyzer.hand import Hand
 from analyzer.notation import format_cards
 from analyzer.rules import Contract, PoigneeLevel
 from analyzer.odds import contract_odds
-from cli.options import echo_json, format_option, players_option, rules_from, seed_option, variant_option
+from cli.options import (echo_json, format_option, players_option, rules_from, seed_option, variant_option,
+                         worlds_option)
 from cli.progress import Progress
 
 
@@ -30,6 +31,7 @@ def simulation_options(fn):
                      help="The hand's place in the bidding order (1 speaks first and leads)."),
         click.option("--policy", type=click.Choice(["heuristic", "pimc", "random"]), default="heuristic",
                      show_default=True, help="How the simulated seats play their cards."),
+        worlds_option,
         click.option("--deals", type=click.IntRange(1, None), help="A fixed number of deals (else --precision)."),
         click.option("--precision", type=click.FloatRange(0.001, 0.5), default=0.01, show_default=True,
                      help="Run until every probability's 95% half-width is at most this."),
@@ -48,7 +50,7 @@ def simulation_options(fn):
 @click.argument("hand")
 @simulation_options
 @format_option("table", "json", "csv")
-def odds(hand, players, seat, policy, deals, precision, max_deals, seed, jobs, variants, quiet, fmt) -> None:
+def odds(hand, players, seat, policy, worlds, deals, precision, max_deals, seed, jobs, variants, quiet, fmt) -> None:
     """How likely each contract is to succeed with HAND, and what it is worth to the taker."""
     rules = rules_from(players, variants)
     if seat > rules.players:
@@ -56,7 +58,7 @@ def odds(hand, players, seat, policy, deals, precision, max_deals, seed, jobs, v
     cards = Hand.parse(hand, players=rules.players)
     bar = Progress("simulating", quiet)
     try:
-        result = contract_odds(cards, rules, seat - 1, policy, deals, precision, max_deals, seed, jobs, bar)
+        result = contract_odds(cards, rules, seat - 1, policy, deals, precision, max_deals, seed, jobs, bar, worlds)
     finally:
         bar.close()
     if fmt == "json":
@@ -93,8 +95,8 @@ def odds(hand, players, seat, policy, deals, precision, max_deals, seed, jobs, v
               help="Do not condition the deals on the earlier bids.")
 @simulation_options
 @format_option("table", "json", "csv")
-def bid(hand, bids, bidding, no_conditioning, players, seat, policy, deals, precision, max_deals, seed, jobs,
-        variants, quiet, fmt) -> None:
+def bid(hand, bids, bidding, no_conditioning, players, seat, policy, worlds, deals, precision, max_deals, seed,
+        jobs, variants, quiet, fmt) -> None:
     """What to bid with HAND from --seat, given the bids so far: every option's expected score."""
     rules = rules_from(players, variants)
     if seat > rules.players:
@@ -103,7 +105,7 @@ def bid(hand, bids, bidding, no_conditioning, players, seat, policy, deals, prec
     bar = Progress("simulating", quiet)
     try:
         advice = bid_advice(cards, rules, seat - 1, parse_bids(bids), policy, deals, precision, max_deals, seed,
-                            jobs, bidding, not no_conditioning, bar)
+                            jobs, bidding, not no_conditioning, bar, worlds)
     finally:
         bar.close()
     if fmt == "json":
@@ -175,11 +177,12 @@ def _setup(hand, players, seat, variants):
     return rules, Hand.parse(hand, players=rules.players)
 
 
-def _run(question, cards, rules, contract, options, seat, policy, deals, precision, max_deals, seed, jobs, quiet):
+def _run(question, cards, rules, contract, options, seat, policy, worlds, deals, precision, max_deals, seed, jobs,
+         quiet):
     bar = Progress("simulating", quiet)
     try:
         return compare(question, cards, rules, contract, options, seat - 1, policy, deals, precision,
-                       max_deals, seed, jobs, bar)
+                       max_deals, seed, jobs, bar, worlds)
     finally:
         bar.close()
 
@@ -189,13 +192,14 @@ def _run(question, cards, rules, contract, options, seat, policy, deals, precisi
 @_contract_option("garde")
 @simulation_options
 @format_option("table", "json", "csv")
-def call(hand, contract, players, seat, policy, deals, precision, max_deals, seed, jobs, variants, quiet, fmt) -> None:
+def call(hand, contract, players, seat, policy, worlds, deals, precision, max_deals, seed, jobs, variants, quiet,
+         fmt) -> None:
     """5 players: which card to call with HAND, and the expected score of each choice."""
     if players != "5":
         raise click.BadParameter("a King is called only at 5 players (use --players 5)", param_hint="--players")
     rules, cards = _setup(hand, players, seat, variants)
-    result = _run("Call:", cards, rules, contract, call_options(cards), seat, policy, deals, precision, max_deals,
-                  seed, jobs, quiet)
+    result = _run("Call:", cards, rules, contract, call_options(cards), seat, policy, worlds, deals, precision,
+                  max_deals, seed, jobs, quiet)
     _render_comparison(result, fmt, [f"Recommendation: call {result.best.label}."])
 
 
@@ -204,7 +208,7 @@ def call(hand, contract, players, seat, policy, deals, precision, max_deals, see
 @_contract_option("garde")
 @simulation_options
 @format_option("table", "json", "csv")
-def poignee(hand, contract, players, seat, policy, deals, precision, max_deals, seed, jobs, variants, quiet,
+def poignee(hand, contract, players, seat, policy, worlds, deals, precision, max_deals, seed, jobs, variants, quiet,
             fmt) -> None:
     """Which poignées HAND may show, which trumps to show, and what declaring each is worth."""
     rules, cards = _setup(hand, players, seat, variants)
@@ -220,7 +224,7 @@ def poignee(hand, contract, players, seat, policy, deals, precision, max_deals, 
                          "trump is left)")
     notes.append("The price includes what the showing tells: every seat knows where the shown trumps are "
                  "(the heuristic counts them out of the other hands; --policy pimc also deals them to the shower).")
-    result = _run("Poignée:", cards, rules, contract, options, seat, policy, deals, precision, max_deals, seed,
+    result = _run("Poignée:", cards, rules, contract, options, seat, policy, worlds, deals, precision, max_deals, seed,
                   jobs, quiet)
     _render_comparison(result, fmt, notes + [f"Recommendation: {result.best.label}."])
 
@@ -230,12 +234,12 @@ def poignee(hand, contract, players, seat, policy, deals, precision, max_deals, 
 @_contract_option("garde-sans")
 @simulation_options
 @format_option("table", "json", "csv")
-def chelem(hand, contract, players, seat, policy, deals, precision, max_deals, seed, jobs, variants, quiet,
+def chelem(hand, contract, players, seat, policy, worlds, deals, precision, max_deals, seed, jobs, variants, quiet,
            fmt) -> None:
     """The probability that HAND takes every trick, and the value of announcing the chelem."""
     rules, cards = _setup(hand, players, seat, variants)
-    result = _run("Chelem:", cards, rules, contract, chelem_options(), seat, policy, deals, precision, max_deals,
-                  seed, jobs, quiet)
+    result = _run("Chelem:", cards, rules, contract, chelem_options(), seat, policy, worlds, deals, precision,
+                  max_deals, seed, jobs, quiet)
     _render_comparison(result, fmt, [f"Recommendation: {result.best.label}."])
 
 
@@ -250,11 +254,12 @@ def chelem(hand, contract, players, seat, policy, deals, precision, max_deals, s
               help="Deals each candidate is played on (the same deals for all).")
 @click.option("--policy", type=click.Choice(["heuristic", "pimc", "random"]), default="heuristic",
               show_default=True, help="How the simulated seats play their cards.")
+@worlds_option
 @seed_option
 @click.option("--jobs", type=click.IntRange(1, None), help="Threads (default: all).")
 @variant_option
 @format_option("table", "json", "csv")
-def discard(hand, chien, contract, top, players, seat, deals, policy, seed, jobs, variants, fmt) -> None:
+def discard(hand, chien, contract, top, players, seat, deals, policy, worlds, seed, jobs, variants, fmt) -> None:
     """The best legal discards for HAND after taking --chien, by the taker's expected score."""
     rules, cards = _setup(hand, players, seat, variants)
     dog = Hand.parse(chien, what="the chien")
@@ -263,7 +268,7 @@ def discard(hand, chien, contract, top, players, seat, deals, policy, seed, jobs
         raise click.UsageError(f"card {format_cards(clash).split()[0]} is both in the hand and in the chien")
     dog.check_size(rules.chien_size, rules.players, "the chien")
     choices = best_discards(cards.mask, dog.mask, Contract.parse(contract), rules, seat - 1, deals, seed, top, policy,
-                            jobs)
+                            jobs, worlds)
     both = cards.mask | dog.mask
     free, trumps = discard_options(both)
     kings_oudlers = both & (C.mask_of(C.KINGS) | C.OUDLER_BITS)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from analyzer.match import METHOD_IDS, POLICY_IDS, run_match
-from analyzer.runs import PIMC_ROLLOUTS, PIMC_WORLDS
-from cli.options import echo_json, format_option, players_option, seed_option
+from analyzer.runs import PIMC_ROLLOUTS
+from cli.options import echo_json, format_option, players_option, seed_option, worlds_option
 
 POLICY = click.Choice(list(POLICY_IDS))
 
@@ -20,8 +20,7 @@ POLICY = click.Choice(list(POLICY_IDS))
 @seed_option
 @click.option("--bidding", type=click.Choice(list(METHOD_IDS)), default="tarotclub", show_default=True,
               help="Bidding model deciding who takes and what.")
-@click.option("--worlds", type=click.IntRange(1, None), default=PIMC_WORLDS, show_default=True,
-              help="PIMC: worlds sampled per decision.")
+@worlds_option
 @click.option("--rollouts", type=click.IntRange(1, None), default=PIMC_ROLLOUTS, show_default=True,
               help="PIMC: rollouts per world and card.")
 @click.option("--jobs", type=click.IntRange(1, None), help="Threads (default: all).")

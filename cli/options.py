@@ -8,11 +8,14 @@ import click
 
 from analyzer.errors import TarotError
 from analyzer.rules import Rules
+from analyzer.runs import PIMC_WORLDS
 
 players_option = click.option("--players", type=click.Choice(["3", "4", "5"]), default="4", show_default=True,
                               help="Number of players.")
 seed_option = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
                            help="Random seed (same seed, same output, whatever --jobs).")
+worlds_option = click.option("--worlds", type=click.IntRange(1, None), default=PIMC_WORLDS, show_default=True,
+                             help="PIMC: worlds sampled per decision (more: stronger play, slower).")
 variant_option = click.option("--variant", "variants", multiple=True, metavar="NAME=VALUE",
                               help="Rule variant (repeatable), e.g. petit-au-bout=flat.")
 

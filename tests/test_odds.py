@@ -82,3 +82,18 @@ def test_a_precision_not_reached_within_max_deals_is_a_one_line_warning():
     fixed = runner.invoke(main, base + ["--deals", "50"])
     assert reached.exit_code == fixed.exit_code == 0
     assert "Warning" not in reached.stderr and "Warning" not in fixed.stderr
+
+
+def test_worlds_sets_the_search_and_only_the_search():
+    runner = CliRunner()
+
+    def run(policy, worlds):
+        result = runner.invoke(main, ["odds", str(WEAK), "--policy", policy, "--worlds", str(worlds), "--deals", "20",
+                                      "--seed", "3", "--format", "csv", "--quiet"])
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    assert run("pimc", 1) != run("pimc", 4)
+    assert run("heuristic", 1) == run("heuristic", 4)
+    bad = runner.invoke(main, ["odds", str(WEAK), "--worlds", "0"])
+    assert bad.exit_code == 2 and "--worlds" in bad.stderr
