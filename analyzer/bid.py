@@ -18,7 +18,7 @@ import numpy as np
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.match import METHOD_IDS, POLICY_IDS
-from analyzer.odds import _fixed_hand
+from analyzer.odds import fixed_hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import PIMC_WORLDS, run_in_chunks
 from analyzer.simulate import rules_flags
@@ -108,7 +108,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     hand.check_size(rules.hand_size, rules.players)
     best = check_bids(list(bids), seat)
     options: list[Contract | None] = [None] + [c for c in Contract if best is None or c > best]
-    fixed, unseen, slots = _fixed_hand(hand, seat, rules.players)
+    fixed, unseen, slots = fixed_hand(hand, seat, rules.players)
     earlier = np.array([0 if b is None else int(b) for b in bids] or [0], dtype=np.int64)
     policies = np.full(rules.players, POLICY_IDS[policy], dtype=np.int64)
     pab_flat, poignee_values = rules_flags(rules)

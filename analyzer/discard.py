@@ -15,8 +15,8 @@ import numpy as np
 
 from analyzer import cards as C
 from analyzer.game import check_discard, discard_options
-from analyzer.rules import Contract, Rules
 from analyzer.match import POLICY_IDS
+from analyzer.rules import Contract, Rules
 from analyzer.runs import PIMC_WORLDS, PLAY_SEED_SALT, threads
 from analyzer.sampling import sample_deals
 from analyzer.simulate import rules_flags

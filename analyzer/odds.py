@@ -26,6 +26,7 @@ from analyzer.stats import Mean, Proportion
 from kernels import playout as K
 from kernels.batch import advice_batch
 
+
 @dataclass(frozen=True)
 class ContractOdds:
     contract: Contract
@@ -60,7 +61,7 @@ class OddsResult:
                 "deals": self.deals, "contracts": [c.as_dict() for c in self.contracts]}
 
 
-def _fixed_hand(hand: Hand, seat: int, players: int, extra: dict[int, int] | None = None):
+def fixed_hand(hand: Hand, seat: int, players: int, extra: dict[int, int] | None = None):
     """(place per card or -1, the unseen cards, the place of each open slot) with ``hand`` at ``seat``
     and the ``extra`` cards ({place: mask}) known too."""
     fixed = np.full(C.N_CARDS, -1, dtype=np.int8)
@@ -84,7 +85,7 @@ def simulate_contract(hand: Hand, seat: int, contract: Contract, rules: Rules, p
     taker's choices, ``kernels.playout.start_with_choices``; ``fixed_extra``: more known cards, as
     {place: mask}, e.g. the chien seen)."""
     players = rules.players
-    fixed, unseen, slots = _fixed_hand(hand, seat, players, fixed_extra)
+    fixed, unseen, slots = fixed_hand(hand, seat, players, fixed_extra)
     results = np.zeros((n, K.RESULT_SIZE), dtype=np.int64)
     pab_flat, poignee_values = rules_flags(rules)
     policies = np.full(players, POLICY_IDS[policy], dtype=np.int64)

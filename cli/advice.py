@@ -16,10 +16,10 @@ from analyzer.errors import TarotError
 from analyzer.game import discard_options, lowest_poignee
 from analyzer.hand import Hand
 from analyzer.notation import format_cards
-from analyzer.rules import Contract, PoigneeLevel
 from analyzer.odds import contract_odds
-from cli.options import (echo_json, format_option, players_option, rules_from, seed_option, variant_option,
-                         worlds_option)
+from analyzer.rules import Contract, PoigneeLevel
+from cli.options import (echo_json, format_option, jobs_option, players_option, policy_option, quiet_option,
+                         rules_from, seed_option, variant_option, worlds_option)
 from cli.progress import Progress
 
 
@@ -29,8 +29,7 @@ def simulation_options(fn):
         players_option,
         click.option("--seat", type=click.IntRange(1, 5), default=1, show_default=True,
                      help="The hand's place in the bidding order (1 speaks first and leads)."),
-        click.option("--policy", type=click.Choice(["heuristic", "pimc", "random"]), default="heuristic",
-                     show_default=True, help="How the simulated seats play their cards."),
+        policy_option,
         worlds_option,
         click.option("--deals", type=click.IntRange(1, None), help="A fixed number of deals (else --precision)."),
         click.option("--precision", type=click.FloatRange(0.001, 0.5), default=0.01, show_default=True,
@@ -38,12 +37,20 @@ def simulation_options(fn):
         click.option("--max-deals", type=click.IntRange(1, None), default=200_000, show_default=True,
                      help="Upper bound on deals with --precision."),
         seed_option,
-        click.option("--jobs", type=click.IntRange(1, None), help="Threads (default: all)."),
+        jobs_option,
         variant_option,
-        click.option("--quiet", is_flag=True, help="No progress bar."),
+        quiet_option,
     ]):
         fn = option(fn)
     return fn
+
+
+def _setup(hand, players, seat, variants):
+    """The rules and the hand, checked against each other (the seat exists, the hand has the right size)."""
+    rules = rules_from(players, variants)
+    if seat > rules.players:
+        raise click.BadParameter(f"seat {seat} does not exist at {rules.players} players", param_hint="--seat")
+    return rules, Hand.parse(hand, players=rules.players)
 
 
 @click.command()
@@ -52,15 +59,9 @@ def simulation_options(fn):
 @format_option("table", "json", "csv")
 def odds(hand, players, seat, policy, worlds, deals, precision, max_deals, seed, jobs, variants, quiet, fmt) -> None:
     """How likely each contract is to succeed with HAND, and what it is worth to the taker."""
-    rules = rules_from(players, variants)
-    if seat > rules.players:
-        raise click.BadParameter(f"seat {seat} does not exist at {rules.players} players", param_hint="--seat")
-    cards = Hand.parse(hand, players=rules.players)
-    bar = Progress("simulating", quiet)
-    try:
+    rules, cards = _setup(hand, players, seat, variants)
+    with Progress("simulating", quiet) as bar:
         result = contract_odds(cards, rules, seat - 1, policy, deals, precision, max_deals, seed, jobs, bar, worlds)
-    finally:
-        bar.close()
     if fmt == "json":
         echo_json(result.as_dict())
         return
@@ -98,16 +99,10 @@ def odds(hand, players, seat, policy, worlds, deals, precision, max_deals, seed,
 def bid(hand, bids, bidding, no_conditioning, players, seat, policy, worlds, deals, precision, max_deals, seed,
         jobs, variants, quiet, fmt) -> None:
     """What to bid with HAND from --seat, given the bids so far: every option's expected score."""
-    rules = rules_from(players, variants)
-    if seat > rules.players:
-        raise click.BadParameter(f"seat {seat} does not exist at {rules.players} players", param_hint="--seat")
-    cards = Hand.parse(hand, players=rules.players)
-    bar = Progress("simulating", quiet)
-    try:
+    rules, cards = _setup(hand, players, seat, variants)
+    with Progress("simulating", quiet) as bar:
         advice = bid_advice(cards, rules, seat - 1, parse_bids(bids), policy, deals, precision, max_deals, seed,
                             jobs, bidding, not no_conditioning, bar, worlds)
-    finally:
-        bar.close()
     if fmt == "json":
         echo_json(advice.as_dict())
         return
@@ -170,21 +165,11 @@ def _contract_option(default: str):
                         help="The contract the hand takes (prise, garde, garde-sans, garde-contre).")
 
 
-def _setup(hand, players, seat, variants):
-    rules = rules_from(players, variants)
-    if seat > rules.players:
-        raise click.BadParameter(f"seat {seat} does not exist at {rules.players} players", param_hint="--seat")
-    return rules, Hand.parse(hand, players=rules.players)
-
-
 def _run(question, cards, rules, contract, options, seat, policy, worlds, deals, precision, max_deals, seed, jobs,
          quiet):
-    bar = Progress("simulating", quiet)
-    try:
+    with Progress("simulating", quiet) as bar:
         return compare(question, cards, rules, contract, options, seat - 1, policy, deals, precision,
                        max_deals, seed, jobs, bar, worlds)
-    finally:
-        bar.close()
 
 
 @click.command()
@@ -252,11 +237,10 @@ def chelem(hand, contract, players, seat, policy, worlds, deals, precision, max_
 @click.option("--seat", type=click.IntRange(1, 5), default=1, show_default=True, help="The taker's seat.")
 @click.option("--deals", type=click.IntRange(10, None), default=2000, show_default=True,
               help="Deals each candidate is played on (the same deals for all).")
-@click.option("--policy", type=click.Choice(["heuristic", "pimc", "random"]), default="heuristic",
-              show_default=True, help="How the simulated seats play their cards.")
+@policy_option
 @worlds_option
 @seed_option
-@click.option("--jobs", type=click.IntRange(1, None), help="Threads (default: all).")
+@jobs_option
 @variant_option
 @format_option("table", "json", "csv")
 def discard(hand, chien, contract, top, players, seat, deals, policy, worlds, seed, jobs, variants, fmt) -> None:

@@ -6,7 +6,7 @@ import click
 
 from analyzer.batch import run_batch
 from analyzer.rules import Contract
-from cli.options import players_option, seed_option
+from cli.options import jobs_option, players_option, quiet_option, seed_option
 from cli.progress import Progress
 
 
@@ -17,7 +17,7 @@ from cli.progress import Progress
 @click.option("--policy", type=click.Choice(["heuristic", "random"]), default="heuristic", show_default=True,
               help="How the simulated seats play.")
 @seed_option
-@click.option("--jobs", type=click.IntRange(1, None), help="Threads (default: all).")
+@jobs_option
 @click.option("--takers", type=click.Choice(["first", "all"]), default="first", show_default=True,
               help="Which seats are evaluated as taker on each deal.")
 @click.option("--contracts", default="prise,garde,garde-sans,garde-contre", show_default=True,
@@ -28,16 +28,13 @@ from cli.progress import Progress
 @click.option("--scheduler", metavar="ADDRESS", help="Run the chunks on a dask.distributed cluster (tcp://host:8786).")
 @click.option("--local-cluster", type=click.IntRange(1, None), metavar="N",
               help="Start a dask.distributed cluster of N worker processes here and run on it.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@quiet_option
 def batch(players, deals, out, policy, seed, jobs, takers, contracts, chunk_size, resume, scheduler, local_cluster,
           quiet) -> None:
     """Simulate DEALS deals; one row per (deal, taker seat) with the hand, its features and each contract's
     outcome (columns: docs/batch-columns.md)."""
     wanted = [Contract.parse(c) for c in contracts.split(",") if c.strip()]
-    bar = Progress("simulating", quiet)
-    try:
+    with Progress("simulating", quiet) as bar:
         path = run_batch(out, int(players), deals, seed, policy, takers, wanted, chunk_size, jobs, resume, bar,
                          scheduler, local_cluster)
-    finally:
-        bar.close()
     click.echo(f"wrote {path}", err=True)

@@ -6,7 +6,7 @@ import click
 
 from analyzer.match import METHOD_IDS, POLICY_IDS, run_match
 from analyzer.runs import PIMC_ROLLOUTS
-from cli.options import echo_json, format_option, players_option, seed_option, worlds_option
+from cli.options import echo_json, format_option, jobs_option, players_option, seed_option, worlds_option
 
 POLICY = click.Choice(list(POLICY_IDS))
 
@@ -23,7 +23,7 @@ POLICY = click.Choice(list(POLICY_IDS))
 @worlds_option
 @click.option("--rollouts", type=click.IntRange(1, None), default=PIMC_ROLLOUTS, show_default=True,
               help="PIMC: rollouts per world and card.")
-@click.option("--jobs", type=click.IntRange(1, None), help="Threads (default: all).")
+@jobs_option
 @format_option("table", "json")
 def match(policy_a, policy_b, deals, players, seed, bidding, worlds, rollouts, jobs, fmt) -> None:
     """Duplicate match: each deal played with A on the taker's side and B in defence, then swapped.

@@ -14,6 +14,10 @@ players_option = click.option("--players", type=click.Choice(["3", "4", "5"]), d
                               help="Number of players.")
 seed_option = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
                            help="Random seed (same seed, same output, whatever --jobs).")
+policy_option = click.option("--policy", type=click.Choice(["heuristic", "pimc", "random"]), default="heuristic",
+                             show_default=True, help="How the simulated seats play their cards.")
+jobs_option = click.option("--jobs", type=click.IntRange(1, None), help="Threads (default: all).")
+quiet_option = click.option("--quiet", is_flag=True, help="No progress bar.")
 worlds_option = click.option("--worlds", type=click.IntRange(1, None), default=PIMC_WORLDS, show_default=True,
                              help="PIMC: worlds sampled per decision (more: stronger play, slower).")
 variant_option = click.option("--variant", "variants", multiple=True, metavar="NAME=VALUE",

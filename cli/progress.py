@@ -30,7 +30,8 @@ class _CompileNotice(event.Listener):
 
 class Progress:
     """Call with (done, total); draws on stderr once a second has passed, unless ``quiet``.  Until
-    ``close``, a compilation of the kernels is announced on stderr (unless ``quiet``)."""
+    ``close``, a compilation of the kernels is announced on stderr (unless ``quiet``).  A context
+    manager: ``with Progress(...) as bar`` closes it on the way out."""
 
     def __init__(self, label: str, quiet: bool = False, delay: float = 1.0):
         self.label = label
@@ -55,6 +56,12 @@ class Progress:
         sys.stderr.write(f"\r{self.label} {bar}{done:,} deals")
         sys.stderr.flush()
         self.drawn = True
+
+    def __enter__(self) -> "Progress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def close(self) -> None:
         if self.notice:

@@ -15,8 +15,8 @@ from numba import njit, prange
 from kernels.batch import places_to_words
 from kernels.bidding import baseline_bid
 from kernels.deals import MAX_TRIES, deal_into, stream_state
-from kernels.pimc import PIMC, play_out_search
-from kernels.playout import PARTNER, RESULT_SIZE, R_MADE, STATE_SIZE, deal_to_play, play_out
+from kernels.pimc import play_to_end
+from kernels.playout import PARTNER, RESULT_SIZE, R_MADE, STATE_SIZE, deal_to_play
 
 # Output columns per deal.
 B_SCORE = 0            # the hand's score
@@ -93,13 +93,7 @@ def bid_batch(fixed, unseen, slots, players, seat, earlier, condition, option, m
             out[i, B_WON] = -1
             continue
         deal_to_play(hs, ht, st, players, taker, best, pab_flat, poignee_values, declare)
-        search = False
-        for s in range(players):
-            search = search or policies[s] == PIMC
-        if search:
-            play_out_search(hs, ht, st, policies, worlds, 1, state, result, trace)
-        else:
-            play_out(hs, ht, st, policies, state, result, trace)
+        play_to_end(hs, ht, st, policies, worlds, state, result, trace)
         out[i, B_SCORE] = result[seat]
         on_taker_side = seat == taker or seat == st[PARTNER]
         out[i, B_WON] = 1 if (result[R_MADE] == 1) == on_taker_side else 0

@@ -10,9 +10,9 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.deals import deal_into, stream_state
-from kernels.pimc import play_out_search
-from kernels.playout import (CH_DISCARD, CH_DISCARD_S, CH_DISCARD_T, PIMC, RESULT_SIZE, STATE_SIZE,
-                             auto_choices, deal_to_play, play_out, start_with_choices)
+from kernels.pimc import play_to_end
+from kernels.playout import (CH_DISCARD, CH_DISCARD_S, CH_DISCARD_T, RESULT_SIZE, STATE_SIZE, auto_choices,
+                             deal_to_play, play_out, start_with_choices)
 
 CHUNK = 256
 
@@ -83,9 +83,6 @@ def discard_batch(places, players, taker, contract, discards_s, discards_t, poli
                   pab_flat, poignee_values, scores):
     """Each deal of ``places`` played by ``policies`` once per candidate discard (same deal, same
     random stream: common random numbers); ``scores[i, j]`` is the taker's score with discard j."""
-    search = False
-    for s in range(players):
-        search = search or policies[s] == PIMC
     for i in prange(places.shape[0]):
         hs = np.empty(players + 1, dtype=np.uint64)
         ht = np.empty(players + 1, dtype=np.uint64)
@@ -99,10 +96,7 @@ def discard_batch(places, players, taker, contract, discards_s, discards_t, poli
             choices[CH_DISCARD_S] = np.int64(discards_s[j])
             choices[CH_DISCARD_T] = np.int64(discards_t[j])
             start_with_choices(hs, ht, st, players, taker, contract, choices, pab_flat, poignee_values, declare)
-            if search:
-                play_out_search(hs, ht, st, policies, worlds, 1, stream_state(seed, offset + i), result, trace)
-            else:
-                play_out(hs, ht, st, policies, stream_state(seed, offset + i), result, trace)
+            play_to_end(hs, ht, st, policies, worlds, stream_state(seed, offset + i), result, trace)
             scores[i, j] = result[taker]
 
 
@@ -111,9 +105,6 @@ def advice_batch(fixed, unseen, slots, players, taker, contract, choices, polici
                  pab_flat, poignee_values, results):
     """Deal (petit sec excluded) and play ``results.shape[0]`` deals with the taker's ``choices``
     (``kernels.playout.start_with_choices``); seats whose policy is PIMC search."""
-    search = False
-    for s in range(players):
-        search = search or policies[s] == PIMC
     for i in prange(results.shape[0]):
         places = np.empty(78, dtype=np.int8)
         hs = np.empty(players + 1, dtype=np.uint64)
@@ -124,7 +115,4 @@ def advice_batch(fixed, unseen, slots, players, taker, contract, choices, polici
         state, tries = deal_into(fixed, unseen, slots, players, True, state, places)
         places_to_words(places, players, hs, ht)
         start_with_choices(hs, ht, st, players, taker, contract, choices, pab_flat, poignee_values, declare)
-        if search:
-            play_out_search(hs, ht, st, policies, worlds, 1, state, results[i], trace)
-        else:
-            play_out(hs, ht, st, policies, state, results[i], trace)
+        play_to_end(hs, ht, st, policies, worlds, state, results[i], trace)

@@ -16,7 +16,7 @@ from numba import njit
 from kernels.heuristic import ALL_TRUMPS, EXCUSE_MASK, FIRST_TRUMP_ID, ONE, ZERO, lowest_bit, popcount
 from kernels.playout import (CALLED, CHIEN_S, CHIEN_T, CONTRACT, EXCL_S, EXCL_T, GARDE, HAND_SIZE, HEURISTIC,
                              LEADER, NOISY, PARTNER, PIMC, PARTNER_KNOWN, PLAYERS, POIGNEE_T, RESULT_SIZE, SHOWN_T,
-                             STATE_SIZE, TAKER, TRICK, TRICK_LEN, advance, legal_words)
+                             STATE_SIZE, TAKER, TRICK, TRICK_LEN, advance, legal_words, play_out)
 from kernels.worlds import prepare, sample_world
 
 KING_BITS = np.uint64(sum(1 << (s * 14 + 13) for s in range(4)))
@@ -188,3 +188,13 @@ def play_out_search(hs, ht, st, policies, worlds, rollouts, state, result, trace
             state, _ = advance(hs, ht, st, policies, state, none, 1, result, step)
         k += 1
     return state
+
+
+@njit(cache=True)
+def play_to_end(hs, ht, st, policies, worlds, state, result, trace):
+    """``play_out``, or ``play_out_search`` (one rollout per world) when some seat's policy is PIMC:
+    the search's card-by-card loop only where it is needed.  Returns the RNG state."""
+    for s in range(st[PLAYERS]):
+        if policies[s] == PIMC:
+            return play_out_search(hs, ht, st, policies, worlds, 1, state, result, trace)
+    return play_out(hs, ht, st, policies, state, result, trace)

@@ -52,12 +52,17 @@ def step(game: Game, rng: random.Random, chelem_rate: float = 0.05, poignee_rate
         raise ValueError("the game is over")
 
 
-def random_game(rng: random.Random, rules: Rules) -> Game:
-    """A game dealt and played at random to the end (annulled deals are redealt)."""
+def new_random_game(rng: random.Random, rules: Rules) -> Game:
+    """A game on a random deal, ready for bidding (annulled deals, petit sec, are redealt)."""
     while True:
         game = Game.new(random_deal(rng, rules.players), rules)
         if game.phase is not Phase.DONE:
-            break
+            return game
+
+
+def random_game(rng: random.Random, rules: Rules) -> Game:
+    """A game dealt and played at random to the end (annulled deals are redealt)."""
+    game = new_random_game(rng, rules)
     while game.phase is not Phase.DONE:
         step(game, rng)
     return game

@@ -9,7 +9,7 @@ from analyzer import cards as C
 from analyzer.bid import bid_advice, check_bids, parse_bids
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
-from analyzer.odds import _fixed_hand
+from analyzer.odds import fixed_hand
 from analyzer.rules import Contract, Rules
 from cli.main import main
 from kernels.auction import conditioned_deals_batch
@@ -21,7 +21,7 @@ STRONG = Hand.parse("21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C")
 
 def test_earlier_passes_lower_the_chance_that_an_earlier_seat_holds_the_21():
     hand = Hand.parse("20 18 15 12 8 5 KS QS 7S KH 3H CD 9D 2D KC 4C 3C 2C")
-    fixed, unseen, slots = _fixed_hand(hand, 2, 4)
+    fixed, unseen, slots = fixed_hand(hand, 2, 4)
     n = 20_000
     out = np.empty((n, 78), dtype=np.int8)
     tries = np.empty(n, dtype=np.int64)

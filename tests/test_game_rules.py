@@ -63,6 +63,13 @@ def scripted(game: Game, taker_seat: int, excuse_trick: int | None = None) -> No
         game.play(card)
 
 
+def declare_nothing(game: Game) -> None:
+    """No chelem announcement, and no poignée or misère from anybody."""
+    game.announce_chelem(None)
+    while game.phase is Phase.DECLARE:
+        game.declare()
+
+
 def bid_all(game: Game, bids: list[Contract | None]) -> None:
     for b in bids:
         game.bid(b)
@@ -167,9 +174,7 @@ def test_garde_contre_chien_to_defence_excuse_exchange():
     g = Game.new(deal_d(), Rules())
     bid_all(g, [Contract.GARDE_CONTRE, None, None, None])
     assert g.phase is Phase.DECLARE
-    g.announce_chelem(None)
-    while g.phase is Phase.DECLARE:
-        g.declare()
+    declare_nothing(g)
     scripted(g, 0, excuse_trick=0)
     r = g.result()
     assert r.taker_half_points == 148
@@ -185,9 +190,7 @@ def test_garde_contre_excuse_in_last_trick_goes_to_winners():
     # 182 - 26 = 156 hp = 78, 3 oudlers, target 36, margin 42: 67*6 = 402 + 60 + 200 = 662.
     g = Game.new(deal_d(), Rules())
     bid_all(g, [Contract.GARDE_CONTRE, None, None, None])
-    g.announce_chelem(None)
-    while g.phase is Phase.DECLARE:
-        g.declare()
+    declare_nothing(g)
     scripted(g, 0)
     r = g.result()
     assert C.EXCUSE in g.tricks[-1].cards
@@ -204,9 +207,7 @@ def test_garde_sans_chien_counts_for_taker_unseen():
     bid_all(g, [Contract.GARDE_SANS, None, None, None])
     assert g.phase is Phase.DECLARE
     assert g.hands[0] == TAKER_D
-    g.announce_chelem(None)
-    while g.phase is Phase.DECLARE:
-        g.declare()
+    declare_nothing(g)
     scripted(g, 0)
     r = g.result()
     assert r.taker_half_points == 182
@@ -220,9 +221,7 @@ def test_garde_sans_excuse_early_defence_never_wins_a_trick():
     # give, so the Excuse goes to the winners: 182 hp, 3 oudlers -> 560.
     g = Game.new(deal_d(), Rules())
     bid_all(g, [Contract.GARDE_SANS, None, None, None])
-    g.announce_chelem(None)
-    while g.phase is Phase.DECLARE:
-        g.declare()
+    declare_nothing(g)
     scripted(g, 0, excuse_trick=0)
     r = g.result()
     assert r.taker_half_points == 182
@@ -315,9 +314,7 @@ def test_chelem_announcement_makes_taker_lead():
 def test_without_announcement_seat_zero_leads():
     g = Game.new(deal_d(rotate=2), Rules())
     bid_all(g, [None, None, Contract.GARDE_SANS, None])
-    g.announce_chelem(None)
-    while g.phase is Phase.DECLARE:
-        g.declare()
+    declare_nothing(g)
     assert g.to_act == 0
 
 
@@ -375,9 +372,7 @@ def test_three_players_half_point_to_winner():
     chien = su(CL, 8, 13)
     g = Game.new(deal(taker, d1, d2, chien), Rules(players=3))
     bid_all(g, [Contract.GARDE_SANS, None, None])
-    g.announce_chelem(None)
-    while g.phase is Phase.DECLARE:
-        g.declare()
+    declare_nothing(g)
     g.play(C.suit_card(S, C.KING))
     scripted(g, 0)
     assert g.tricks[0].winner == 1
@@ -456,9 +451,7 @@ def test_five_player_first_lead_restriction_in_game():
     g = Game.new(d, Rules(players=5))
     bid_all(g, [None, None, Contract.GARDE_SANS, None, None])
     g.call(C.suit_card(H, C.KING))
-    g.announce_chelem(None)
-    while g.phase is Phase.DECLARE:
-        g.declare()
+    declare_nothing(g)
     assert g.to_act == 0
     assert g.legal_cards() == su(S, 1, 14)
 
@@ -580,9 +573,7 @@ def test_five_players_alone_half_point_whole_deal():
     bid_all(g, [Contract.GARDE_SANS, None, None, None, None])
     g.call(C.suit_card(S, C.KING))
     assert g.partner is None
-    g.announce_chelem(None)
-    while g.phase is Phase.DECLARE:
-        g.declare()
+    declare_nothing(g)
     g.play(C.suit_card(S, C.KING))
     scripted(g, 0)
     assert g.tricks[0].winner == 4

@@ -10,7 +10,7 @@ from analyzer import cards as C
 from analyzer.game import Game, Outcome, Phase, misere_allowed
 from analyzer.rules import Rules
 from analyzer.scoring import Side
-from tests.randomplay import random_deal, step
+from tests.randomplay import new_random_game, step
 
 
 def _check_cover(game: Game) -> None:
@@ -31,10 +31,7 @@ def _check_cover(game: Game) -> None:
 
 
 def _play_one(rng: random.Random, rules: Rules) -> Game:
-    while True:
-        game = Game.new(random_deal(rng, rules.players), rules)
-        if game.phase is not Phase.DONE:
-            break
+    game = new_random_game(rng, rules)
     while game.phase is not Phase.DONE:
         _check_cover(game)
         if game.phase is Phase.PLAY:
