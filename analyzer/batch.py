@@ -1,7 +1,7 @@
 """Batch statistics: many simulated deals to CSV or Parquet, one row per (deal, taker seat).
 
-Deals are dealt at random (petit sec excluded); for each taker seat asked for, the deal is played
-once per contract by the chosen policy.  Each row holds the taker's hand (in the notation, so it can
+Deals are dealt at random (petit sec excluded unless the variant plays it); for each taker seat asked
+for, the deal is played once per contract by the chosen policy, under the rule variants asked for.  Each row holds the taker's hand (in the notation, so it can
 be replayed), its features and both point counts, the chien, and each contract's outcome; the columns
 are described in ``docs/batch-columns.md``.
 
@@ -65,10 +65,10 @@ def chien_columns(places: np.ndarray, players: int) -> pd.DataFrame:
 
 
 def chunk_frame(players: int, offset: int, n: int, seed: int, policy: str, takers: str,
-                contracts: list[Contract]) -> pd.DataFrame:
-    """The rows of deals ``offset … offset+n-1``."""
-    rules = Rules(players=players)
-    places = sample(players, n, seed, offset=offset).places
+                contracts: list[Contract], rules: Rules | None = None) -> pd.DataFrame:
+    """The rows of deals ``offset … offset+n-1`` (``rules``: FFT when None)."""
+    rules = rules or Rules(players=players)
+    places = sample(players, n, seed, offset=offset, exclude_petit_sec=rules.petit_sec == "annul").places
     frames = []
     for seat in (range(players) if takers == "all" else [0]):
         frame = pd.DataFrame({"deal": np.arange(offset, offset + n), "seat": seat + 1, "players": players})
@@ -91,8 +91,8 @@ def run_batch(out: str | Path, players: int, deals: int, seed: int = 0, policy: 
               takers: str = "first", contracts: list[Contract] | None = None, chunk: int = 20_000,
               jobs: int | None = None, resume: bool = False,
               progress: Callable[[int, int | None], None] | None = None, scheduler: str | None = None,
-              local_cluster: int | None = None) -> Path:
-    """Write the batch to ``out`` (.csv or .parquet); returns its path.
+              local_cluster: int | None = None, rules: Rules | None = None) -> Path:
+    """Write the batch to ``out`` (.csv or .parquet) under ``rules`` (FFT when None); returns its path.
 
     With ``scheduler`` (a dask.distributed address) or ``local_cluster`` (a number of worker
     processes started here), the chunks are computed by the cluster's workers, which run the same
@@ -105,8 +105,9 @@ def run_batch(out: str | Path, players: int, deals: int, seed: int = 0, policy: 
     if takers not in ("first", "all"):
         raise BatchError(f"--takers {takers!r}: expected first or all")
     contracts = list(contracts or Contract)
+    rules = rules or Rules(players=players)
     settings = {"players": players, "deals": deals, "seed": seed, "policy": policy, "takers": takers,
-                "contracts": [c.token for c in contracts], "format": out.suffix}
+                "contracts": [c.token for c in contracts], "format": out.suffix, "variants": rules.variants()}
     parts = out.with_name(out.name + ".parts")
     manifest = parts / "settings.json"
     if parts.exists():
@@ -123,7 +124,7 @@ def run_batch(out: str | Path, players: int, deals: int, seed: int = 0, policy: 
     chunks = [(offset, min(chunk, deals - offset)) for offset in range(0, deals, chunk)]
     todo = [(offset, n) for offset, n in chunks if not _part(parts, offset, n).exists()]
     done = deals - sum(n for _, n in todo)
-    args = (players, seed, policy, takers, contracts)
+    args = (players, seed, policy, takers, contracts, rules)
     if scheduler or local_cluster:
         _run_on_cluster(todo, args, parts, scheduler, local_cluster, done, deals, progress)
     else:
@@ -156,7 +157,7 @@ def _run_on_cluster(todo, args, parts: Path, scheduler: str | None, local_cluste
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise BatchError("distributed runs need dask.distributed: pip install 'tarot-analyzer[dask]'") from None
-    players, seed, policy, takers, contracts = args
+    players, seed, policy, takers, contracts, rules = args
     cluster = LocalCluster(n_workers=local_cluster, threads_per_worker=1, processes=True,
                            dashboard_address=None) if local_cluster else None
     try:
@@ -165,7 +166,8 @@ def _run_on_cluster(todo, args, parts: Path, scheduler: str | None, local_cluste
         except OSError as exc:
             raise BatchError(f"cannot reach the dask scheduler at {scheduler} ({exc})") from None
         with client:
-            futures = {client.submit(chunk_frame, players, offset, n, seed, policy, takers, contracts, pure=False):
+            futures = {client.submit(chunk_frame, players, offset, n, seed, policy, takers, contracts, rules,
+                                     pure=False):
                        (offset, n) for offset, n in todo}
             for future in as_completed(futures):
                 offset, n = futures[future]

@@ -31,6 +31,7 @@ from kernels.batch import deal_and_play_batch, places_to_words, sample_batch
 from kernels.deals import deal_into, stream_state
 from kernels.pimc import play_out_search
 
+FFT = np.zeros(K.FLAGS_SIZE, dtype=np.int64)      # the rule variants: FFT's
 BENCH_HAND = "21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C"
 PLAYERS = 4
 
@@ -71,7 +72,7 @@ def playouts_rate(policy: int, n: int, repeats: int = 3) -> float:
     results = np.empty((n, K.RESULT_SIZE), dtype=np.int64)
 
     def run(k):
-        deal_and_play_batch(fixed, unseen, slots, PLAYERS, 0, K.GARDE, policies, np.uint64(1), 0, True, 0, 0,
+        deal_and_play_batch(fixed, unseen, slots, PLAYERS, 0, K.GARDE, policies, np.uint64(1), 0, True, FFT,
                             results[:k])
 
     run(100)
@@ -91,7 +92,7 @@ def pimc_deal_seconds(deals: int = 6, worlds: int = PIMC_WORLDS, rollouts: int =
     for i in range(deals + 1):
         state, _ = deal_into(fixed, unseen, slots, PLAYERS, True, np.uint64(stream_state(np.uint64(2), i)), places)
         places_to_words(places, PLAYERS, hs, ht)
-        K.deal_to_play(hs, ht, st, PLAYERS, 0, K.GARDE, 0, 0, True)
+        K.deal_to_play(hs, ht, st, PLAYERS, 0, K.GARDE, FFT, True)
         t = time.perf_counter()
         play_out_search(hs, ht, st, policies, worlds, rollouts, np.uint64(state), result, np.empty(0, dtype=np.int16))
         if i:                                    # the first deal warms up

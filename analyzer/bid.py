@@ -101,8 +101,6 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
                deals: int | None = None, precision: float = 0.01, max_deals: int = 200_000, seed: int = 0,
                jobs: int | None = None, bidding: str = "tarotclub", condition: bool = True,
                progress: Callable[[int, int | None], None] | None = None, worlds: int = PIMC_WORLDS) -> BidAdvice:
-    if rules.all_pass != "redeal":
-        raise TarotError("bid advice simulates all-pass deals as thrown in (variant all-pass=redeal)")
     if not 0 <= seat < rules.players:
         raise TarotError(f"seat {seat + 1} does not exist at {rules.players} players")
     hand.check_size(rules.hand_size, rules.players)
@@ -111,7 +109,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     fixed, unseen, slots = fixed_hand(hand, seat, rules.players)
     earlier = np.array([0 if b is None else int(b) for b in bids] or [0], dtype=np.int64)
     policies = np.full(rules.players, POLICY_IDS[policy], dtype=np.int64)
-    pab_flat, poignee_values = rules_flags(rules)
+    flags = rules_flags(rules)
 
     def simulate(offset: int, n: int) -> dict:
         rows = {}
@@ -119,7 +117,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
             out = np.zeros((n, K.BID_SIZE), dtype=np.int64)
             K.bid_batch(fixed, unseen, slots, rules.players, seat, earlier, condition and seat > 0,
                         0 if o is None else int(o), METHOD_IDS[bidding], policies, worlds, np.uint64(seed),
-                        offset, True, pab_flat, poignee_values, out)
+                        offset, True, flags, out)
             if (out[:, K.B_TRIES] < 0).any():
                 raise TarotError("the earlier bids are too unlikely under the bidding model to condition on "
                                  "them (try --no-auction-conditioning)")
@@ -133,8 +131,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     result = [_option(o, data[o]) for o in options]
     ranked = sorted(range(len(options)), key=lambda j: -result[j].score.mean)
     if len(options) > 1:
-        margin = Mean.of((data[options[ranked[0]]][:, K.B_SCORE] - data[options[ranked[1]]][:, K.B_SCORE])
-                         .astype(np.float64))
+        margin = Mean.of((data[options[ranked[0]]][:, K.B_SCORE] - data[options[ranked[1]]][:, K.B_SCORE]) / 2)
     else:
         margin = Mean(0.0, 0.0, done)
     tries = data[options[0]][:, K.B_TRIES]
@@ -142,5 +139,5 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
 
 
 def _option(option: Contract | None, rows: np.ndarray) -> BidOption:
-    return BidOption(option, Mean.of(rows[:, K.B_SCORE].astype(np.float64)),
+    return BidOption(option, Mean.of(rows[:, K.B_SCORE] / 2),                  # half-points to points
                      Proportion(int((rows[:, K.B_WON] == 1).sum()), rows.shape[0]))

@@ -27,17 +27,19 @@ class BiddingCheck:
     hands: int
     agreement: dict[str, Counter]          # method -> Counter of (advice bid, method bid)
     gain: dict[str, Mean]                  # method -> advice's score minus the method's, per deal
+    variants: dict[str, str]
 
     def as_dict(self) -> dict:
-        return {"hands": self.hands,
+        return {"hands": self.hands, "variants": self.variants,
                 "agreement": {m: {f"{a}|{b}": n for (a, b), n in sorted(c.items())} for m, c in self.agreement.items()},
                 "gain": {m: {"mean": g.mean, "se": g.se, "n": g.n} for m, g in self.gain.items()}}
 
 
 def check_bidding(hands: int = 1000, players: int = 4, deals: int = 1000, seed: int = 0,
-                  policy: str = "heuristic") -> BiddingCheck:
-    rules = Rules(players=players)
-    places = sample_deals(players, hands, seed)
+                  policy: str = "heuristic", rules: Rules | None = None) -> BiddingCheck:
+    """Compare on ``hands`` random hands under ``rules`` (FFT at ``players`` players when None)."""
+    rules = rules or Rules(players=players)
+    places = sample_deals(rules.players, hands, seed, exclude_petit_sec=rules.petit_sec == "annul")
     agreement = {m: Counter() for m in METHODS}
     gains = {m: [] for m in METHODS}
     for i in range(hands):
@@ -47,8 +49,8 @@ def check_bidding(hands: int = 1000, players: int = 4, deals: int = 1000, seed: 
         value = {o.token: o.score.mean for o in score.options}
         mine = choose.recommendation.token
         for method in METHODS:
-            theirs = baseline_contract(hand.mask, method, players)
+            theirs = baseline_contract(hand.mask, method, rules.players)
             token = "pass" if theirs is None else theirs.token
             agreement[method][(mine, token)] += 1
             gains[method].append(value[mine] - value[token])
-    return BiddingCheck(hands, agreement, {m: Mean.of(np.array(g)) for m, g in gains.items()})
+    return BiddingCheck(hands, agreement, {m: Mean.of(np.array(g)) for m, g in gains.items()}, rules.variants())

@@ -77,16 +77,16 @@ def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat:
     size = rules.chien_size
     both = hand | chien
     candidates = candidate_discards(both, size)
-    places = sample_deals(rules.players, deals, seed, fixed={seat: hand, "chien": chien})
+    places = sample_deals(rules.players, deals, seed, fixed={seat: hand, "chien": chien},
+                          exclude_petit_sec=rules.petit_sec == "annul")
     masks = np.array(candidates, dtype=object)
     ds = np.array([d & C.SUIT_BITS for d in masks], dtype=np.uint64)
     dt = np.array([d >> C.FIRST_TRUMP for d in masks], dtype=np.uint64)
     scores = np.zeros((deals, len(candidates)), dtype=np.int64)
-    pab_flat, poignee_values = rules_flags(rules)
     policies = np.full(rules.players, POLICY_IDS[policy], dtype=np.int64)
     with threads(jobs):
         discard_batch(places, rules.players, seat, int(contract), ds, dt, policies, worlds,
-                      np.uint64(seed ^ PLAY_SEED_SALT), 0, True, pab_flat, poignee_values, scores)
+                      np.uint64(seed ^ PLAY_SEED_SALT), 0, True, rules_flags(rules), scores)
     means = scores.mean(axis=0)
     best = int(np.argmax(means))
     order = np.argsort(-means, kind="stable")[:top]

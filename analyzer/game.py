@@ -10,7 +10,8 @@ side, which gives the trick's winners a 0.5-point card from its own cards at the
 moves); if that side ends the deal with no other card to give, the Excuse goes to the winners. In
 the last trick it goes to whoever wins that trick, unless its side won every other trick: then it
 wins the last trick (the chelem exception) and the Petit counts "au bout" in the second-to-last
-trick.  In a Goulash the Excuse wins the last trick whenever it is played in it.
+trick.  In a Goulash the Excuse stays with its owner even when it wins no trick (the exchange still
+counts: 4 points to the owner, 0.5 to the winners), and wins the last trick whenever it is played in it.
 """
 
 from __future__ import annotations
@@ -419,8 +420,8 @@ class Game:
             piles[side] = piles.get(side, 0) | aside
         if excuse_debt is not None:
             owner, winners = excuse_debt
-            if piles.get(owner, 0):
-                piles[owner] = piles[owner] | 1 << C.EXCUSE
+            if piles.get(owner, 0) or self.outcome is Outcome.GOULASH:     # a Goulash: it stays with its owner
+                piles[owner] = piles.get(owner, 0) | 1 << C.EXCUSE
                 moved[owner] = moved.get(owner, 0) - 1
                 moved[winners] = moved.get(winners, 0) + 1
             else:

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from analyzer.rules import Rules
 from analyzer.runs import PIMC_ROLLOUTS, PIMC_WORLDS, threads
+from analyzer.simulate import rules_flags
 from analyzer.stats import Mean
 from kernels import match as K
 from kernels.bidding import CHAVEY, TAROTCLUB
@@ -31,16 +33,22 @@ class MatchResult:
     ci95: tuple[float, float]
     deals: int
     skipped: int
+    variants: dict[str, str]
 
     def as_dict(self) -> dict:
         return {"a": self.policy_a, "b": self.policy_b, "players": self.players, "mean_diff": self.mean_diff,
-                "se": self.se, "ci95": list(self.ci95), "deals": self.deals, "skipped": self.skipped}
+                "se": self.se, "ci95": list(self.ci95), "deals": self.deals, "skipped": self.skipped,
+                "variants": self.variants}
 
 
 def run_match(policy_a: str, policy_b: str, deals: int, players: int = 4, seed: int = 0,
               bidding: str = "tarotclub", worlds: int = PIMC_WORLDS, rollouts: int = PIMC_ROLLOUTS,
-              jobs: int | None = None) -> MatchResult:
-    """Play ``deals`` deals in duplicate; skipped (all-pass) deals are counted, not played."""
+              jobs: int | None = None, rules: Rules | None = None) -> MatchResult:
+    """Play ``deals`` deals in duplicate under ``rules`` (FFT at ``players`` players when None); skipped
+    (all-pass) deals are counted, not played, whatever the all-pass variant."""
+    rules = rules or Rules(players=players)
+    if rules.players != players:
+        raise ValueError(f"{players} players under {rules.players}-player rules")
     for name in (policy_a, policy_b):
         if name not in POLICY_IDS:
             raise ValueError(f"unknown policy {name!r} (expected one of: {', '.join(POLICY_IDS)})")
@@ -49,8 +57,8 @@ def run_match(policy_a: str, policy_b: str, deals: int, players: int = 4, seed: 
     out = np.zeros((deals, K.MATCH_SIZE), dtype=np.int64)
     with threads(jobs):
         K.match_batch(players, METHOD_IDS[bidding], POLICY_IDS[policy_a], POLICY_IDS[policy_b], worlds, rollouts,
-                      0, 0, np.uint64(seed), 0, out)
+                      rules_flags(rules), np.uint64(seed), 0, out)
     played = out[:, K.M_TAKER] >= 0
     diff = Mean.of((out[played, K.M_A_TAKES] - out[played, K.M_B_TAKES]).astype(np.float64))
     return MatchResult(policy_a, policy_b, players, diff.mean, diff.se, diff.ci95(), int(played.sum()),
-                       int((~played).sum()))
+                       int((~played).sum()), rules.variants())

@@ -87,11 +87,9 @@ def simulate_contract(hand: Hand, seat: int, contract: Contract, rules: Rules, p
     players = rules.players
     fixed, unseen, slots = fixed_hand(hand, seat, players, fixed_extra)
     results = np.zeros((n, K.RESULT_SIZE), dtype=np.int64)
-    pab_flat, poignee_values = rules_flags(rules)
     policies = np.full(players, POLICY_IDS[policy], dtype=np.int64)
     advice_batch(fixed, unseen, slots, players, seat, int(contract), choices if choices is not None else
-                 K.auto_choices(), policies, worlds, np.uint64(seed), offset, declare, pab_flat, poignee_values,
-                 results)
+                 K.auto_choices(), policies, worlds, np.uint64(seed), offset, declare, rules_flags(rules), results)
     return results
 
 

@@ -1,7 +1,7 @@
 """Rules configuration: player count, contracts, deal sizes and every named variant (FFT by default).
 
 Variants are set by name with ``NAME=VALUE`` strings (the command line's ``--variant``); the names
-and values are listed in ``VARIANTS`` and documented in ``../shared/rules/RULES.md``.
+and values are listed in ``VARIANTS`` and documented in ``docs/rules.md``.
 """
 
 from __future__ import annotations
@@ -160,6 +160,10 @@ class Rules:
 
     def describe(self) -> dict[str, str | int]:
         return {f.name.replace("_", "-"): getattr(self, f.name) for f in fields(self)}
+
+    def variants(self) -> dict[str, str]:
+        """Every variant's value (the FFT defaults included), by name: what a command's JSON states."""
+        return {name: value for name, value in self.describe().items() if name != "players"}
 
 
 def target_half_points(oudlers: int) -> int:

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer import cards as C
-from analyzer.game import Game, Phase
+from analyzer.game import MISERE_KINDS, Game, Outcome, Phase
 from analyzer.rules import Contract, Rules
 from analyzer.scoring import Chelem, Side
 from kernels import playout as K
@@ -31,18 +31,26 @@ def policy_id(name: str) -> int:
         raise ValueError(f"unknown policy {name!r} (expected one of: {', '.join(POLICIES)})") from None
 
 
-def rules_flags(rules: Rules) -> tuple[int, int]:
-    """(petit au bout flat, poignée values 20/40/60) as the kernels take them."""
-    return int(rules.petit_au_bout == "flat"), int(rules.poignee_values == "20-40-60")
+def rules_flags(rules: Rules) -> np.ndarray:
+    """The rule variants as the kernels take them: one int64 array indexed by ``kernels.playout.F_*``."""
+    flags = np.zeros(K.FLAGS_SIZE, dtype=np.int64)
+    flags[K.F_PAB_FLAT] = rules.petit_au_bout == "flat"
+    flags[K.F_POIGNEE_VALUES] = rules.poignee_values == "20-40-60"
+    flags[K.F_PETIT_SEC_PLAY] = rules.petit_sec == "play"
+    flags[K.F_GOULASH] = rules.all_pass == "goulash"
+    flags[K.F_MISERE] = rules.misere == "on"
+    flags[K.F_PETIT_CHELEM] = rules.chelem == "petit-chelem"
+    return flags
 
 
 def play_deals(places: np.ndarray, takers, contracts, rules: Rules, policy: str | np.ndarray = "heuristic",
                seed: int = 0, offset: int = 0, declare: bool = True, trace: bool = False):
     """Play the deals of ``places`` (n × 78: each card's place, seat 0…P-1 or P for the chien).
 
-    ``takers``/``contracts``: one per deal or one for all.  ``policy``: a name for every seat, or an
-    (n, P) array of policy ids.  Returns a DataFrame (and the (n, tricks × P) array of cards played
-    when ``trace``)."""
+    ``takers``/``contracts``: one per deal or one for all; a taker of -1 plays a Goulash (variant
+    all-pass=goulash), whose scores may end in .5.  ``policy``: a name for every seat, or an (n, P)
+    array of policy ids.  Returns a DataFrame (and the (n, tricks × P) array of cards played when
+    ``trace``)."""
     places = np.ascontiguousarray(places, dtype=np.int8)
     n = places.shape[0]
     players = rules.players
@@ -54,12 +62,17 @@ def play_deals(places: np.ndarray, takers, contracts, rules: Rules, policy: str 
         policies = np.ascontiguousarray(policy, dtype=np.int64)
     results = np.zeros((n, K.RESULT_SIZE), dtype=np.int64)
     traces = np.full((n, rules.hand_size * players if trace else 0), -1, dtype=np.int16)
-    pab_flat, poignee_values = rules_flags(rules)
-    play_batch(places, players, takers, contracts, policies, np.uint64(seed), offset, declare, pab_flat,
-               poignee_values, results, traces)
+    goulash = takers < 0
+    if goulash.any() and rules.all_pass != "goulash":
+        raise ValueError("a deal without a taker is played only under the variant all-pass=goulash")
+    play_batch(places, players, takers, contracts, policies, np.uint64(seed), offset, declare, rules_flags(rules),
+               results, traces)
     frame = results_frame(results, players)
+    if goulash.any():
+        for s in range(players):
+            frame[f"score_{s + 1}"] = np.where(goulash, results[:, s] / 2, results[:, s])
     frame.insert(0, "taker", takers)
-    frame.insert(1, "contract", [Contract(int(c)).token for c in contracts])
+    frame.insert(1, "contract", ["goulash" if g else Contract(int(c)).token for c, g in zip(contracts, goulash)])
     return (frame, traces) if trace else frame
 
 
@@ -76,9 +89,10 @@ def results_frame(results: np.ndarray, players: int) -> pd.DataFrame:
 
 
 def state_from_game(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Kernel state (hs, ht, st) of a reference game in its play phase, with every card played so far."""
-    if game.phase not in (Phase.PLAY, Phase.DONE) or game.taker is None:
-        raise ValueError("a kernel state is made of a game being played, with a taker")
+    """Kernel state (hs, ht, st) of a reference game in its play phase (a contract or a Goulash), with
+    its misères declared and every card played so far."""
+    if game.phase not in (Phase.PLAY, Phase.DONE) or (game.taker is None and game.outcome is not Outcome.GOULASH):
+        raise ValueError("a kernel state is made of a game being played, with a taker or as a Goulash")
     players = game.rules.players
     hs = np.zeros(players + 1, dtype=np.uint64)
     ht = np.zeros(players + 1, dtype=np.uint64)
@@ -86,15 +100,19 @@ def state_from_game(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         hs[s], ht[s] = np.uint64(hand.suit_bits), np.uint64(hand.trump_bits)
     hs[players], ht[players] = np.uint64(game.deal.chien.suit_bits), np.uint64(game.deal.chien.trump_bits)
     st = np.zeros(K.STATE_SIZE, dtype=np.int64)
-    shown = np.zeros(players, dtype=np.uint64)
-    for p in game.poignees:
-        shown[p.seat] = np.uint64(p.shown >> C.FIRST_TRUMP)
-    chelem = {None: 0, "chelem": 1, "petit-chelem": 2}[game.chelem_announced]
-    pab_flat, poignee_values = rules_flags(game.rules)
-    K.start_play(hs, ht, st, players, game.taker, int(game.contract),
-                 -1 if game.called_card is None else game.called_card, chelem,
-                 np.uint64(game.discard & C.SUIT_BITS), np.uint64(game.discard >> C.FIRST_TRUMP), shown,
-                 pab_flat, poignee_values)
+    flags = rules_flags(game.rules)
+    if game.outcome is Outcome.GOULASH:
+        K.start_goulash(hs, ht, st, players, np.zeros_like(flags))
+    else:
+        shown = np.zeros(players, dtype=np.uint64)
+        for p in game.poignees:
+            shown[p.seat] = np.uint64(p.shown >> C.FIRST_TRUMP)
+        chelem = {None: 0, "chelem": 1, "petit-chelem": 2}[game.chelem_announced]
+        K.start_play(hs, ht, st, players, game.taker, int(game.contract),
+                     -1 if game.called_card is None else game.called_card, chelem,
+                     np.uint64(game.discard & C.SUIT_BITS), np.uint64(game.discard >> C.FIRST_TRUMP), shown, flags)
+    for seat, kind in game.miseres:
+        K.declare_misere(st, players, seat, MISERE_KINDS.index(kind))
     for trick in game.tricks:
         for card in trick.cards:
             K.play_card(hs, ht, st, card)

@@ -12,7 +12,7 @@ from numba import njit, prange
 from kernels.deals import deal_into, stream_state
 from kernels.pimc import play_to_end
 from kernels.playout import (CH_DISCARD, CH_DISCARD_S, CH_DISCARD_T, RESULT_SIZE, STATE_SIZE, auto_choices,
-                             deal_to_play, play_out, start_with_choices)
+                             deal_to_play, exclude_petit_sec, play_out, start_with_choices)
 
 CHUNK = 256
 
@@ -41,25 +41,25 @@ def sample_batch(fixed, unseen, slots, players, exclude_petit_sec, seed, offset,
 
 
 @njit(parallel=True, cache=True)
-def play_batch(places, players, takers, contracts, policies, seed, offset, declare, pab_flat, poignee_values,
-               results, traces):
+def play_batch(places, players, takers, contracts, policies, seed, offset, declare, flags, results, traces):
     """Play every deal of ``places`` (n × 78) from the start: the taker's call, discard and
-    declarations by the simulated seats, then the cards by ``policies[i, seat]``.  Scores and the
-    count go to ``results[i]`` (see ``kernels/playout.py``), the cards played to ``traces[i]``."""
+    declarations by the simulated seats, then the cards by ``policies[i, seat]``; a taker of -1 plays
+    a Goulash.  Scores and the count go to ``results[i]`` (see ``kernels/playout.py``), the cards
+    played to ``traces[i]``.  ``flags``: the rule variants (``kernels.playout.F_*``)."""
     for i in prange(places.shape[0]):
         hs = np.empty(players + 1, dtype=np.uint64)
         ht = np.empty(players + 1, dtype=np.uint64)
         st = np.empty(STATE_SIZE, dtype=np.int64)
         places_to_words(places[i], players, hs, ht)
-        deal_to_play(hs, ht, st, players, takers[i], contracts[i], pab_flat, poignee_values, declare)
+        deal_to_play(hs, ht, st, players, takers[i], contracts[i], flags, declare)
         state = stream_state(seed, offset + i)
         play_out(hs, ht, st, policies[i], state, results[i], traces[i])
 
 
 @njit(parallel=True, cache=True)
-def deal_and_play_batch(fixed, unseen, slots, players, taker, contract, policies, seed, offset, declare,
-                        pab_flat, poignee_values, results):
-    """Deal (petit sec excluded) and play ``results.shape[0]`` deals: the benchmark's and the odds' loop.
+def deal_and_play_batch(fixed, unseen, slots, players, taker, contract, policies, seed, offset, declare, flags,
+                        results):
+    """Deal (petit sec excluded unless the variant plays it) and play ``results.shape[0]`` deals: the benchmark's and the odds' loop.
 
     Work is cut into chunks of ``CHUNK`` deals that reuse their scratch arrays; deal ``i`` still
     draws from stream ``(seed, offset + i)``, so chunking changes nothing in the results."""
@@ -72,15 +72,15 @@ def deal_and_play_batch(fixed, unseen, slots, players, taker, contract, policies
         trace = np.empty(0, dtype=np.int16)
         for i in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
             state = stream_state(seed, offset + i)
-            state, tries = deal_into(fixed, unseen, slots, players, True, state, places)
+            state, tries = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), state, places)
             places_to_words(places, players, hs, ht)
-            deal_to_play(hs, ht, st, players, taker, contract, pab_flat, poignee_values, declare)
+            deal_to_play(hs, ht, st, players, taker, contract, flags, declare)
             play_out(hs, ht, st, policies, state, results[i], trace)
 
 
 @njit(parallel=True, cache=True)
 def discard_batch(places, players, taker, contract, discards_s, discards_t, policies, worlds, seed, offset, declare,
-                  pab_flat, poignee_values, scores):
+                  flags, scores):
     """Each deal of ``places`` played by ``policies`` once per candidate discard (same deal, same
     random stream: common random numbers); ``scores[i, j]`` is the taker's score with discard j."""
     for i in prange(places.shape[0]):
@@ -95,16 +95,16 @@ def discard_batch(places, players, taker, contract, discards_s, discards_t, poli
             places_to_words(places[i], players, hs, ht)
             choices[CH_DISCARD_S] = np.int64(discards_s[j])
             choices[CH_DISCARD_T] = np.int64(discards_t[j])
-            start_with_choices(hs, ht, st, players, taker, contract, choices, pab_flat, poignee_values, declare)
+            start_with_choices(hs, ht, st, players, taker, contract, choices, flags, declare)
             play_to_end(hs, ht, st, policies, worlds, stream_state(seed, offset + i), result, trace)
             scores[i, j] = result[taker]
 
 
 @njit(parallel=True, cache=True)
 def advice_batch(fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, offset, declare,
-                 pab_flat, poignee_values, results):
-    """Deal (petit sec excluded) and play ``results.shape[0]`` deals with the taker's ``choices``
-    (``kernels.playout.start_with_choices``); seats whose policy is PIMC search."""
+                 flags, results):
+    """Deal (petit sec excluded unless the variant plays it) and play ``results.shape[0]`` deals with
+    the taker's ``choices`` (``kernels.playout.start_with_choices``); seats whose policy is PIMC search."""
     for i in prange(results.shape[0]):
         places = np.empty(78, dtype=np.int8)
         hs = np.empty(players + 1, dtype=np.uint64)
@@ -112,7 +112,7 @@ def advice_batch(fixed, unseen, slots, players, taker, contract, choices, polici
         st = np.empty(STATE_SIZE, dtype=np.int64)
         trace = np.empty(0, dtype=np.int16)
         state = stream_state(seed, offset + i)
-        state, tries = deal_into(fixed, unseen, slots, players, True, state, places)
+        state, tries = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), state, places)
         places_to_words(places, players, hs, ht)
-        start_with_choices(hs, ht, st, players, taker, contract, choices, pab_flat, poignee_values, declare)
+        start_with_choices(hs, ht, st, players, taker, contract, choices, flags, declare)
         play_to_end(hs, ht, st, policies, worlds, state, results[i], trace)

@@ -4,7 +4,9 @@
   last stand-in, as the rules require), so as to give away as little as possible.  Whether showing
   pays is the ``poignee`` advice's question; the simulated seats show when they can, as most players do.
 * Chelem: announced only with an overwhelming hand: the 21 and the Excuse, at most one card that is
-  not a trump, and every plain suit headed by its King or empty.
+  not a trump, and every plain suit headed by its King or empty.  Under the petit chelem variant
+  (all tricks but one), a hand one trick short of that announces a petit chelem: the 21, at most two
+  cards that are not trumps, of which at most one is not a King.
 * King call (5 players): among the callable cards (Kings; with all four Kings, Queens, …), the one of
   the suit where the taker holds most cards, a Queen there counting double, so that the partner's
   card is strong where the taker leads.
@@ -17,6 +19,7 @@ from numba import njit
 
 from kernels.heuristic import ALL_TRUMPS, EXCUSE_MASK, ONE, ZERO, lowest_bit, popcount, suit_bits
 
+KINGS_S = np.uint64(sum(1 << (14 * s + 13) for s in range(4)))
 POIGNEE_THRESHOLDS = np.array([[13, 15, 18], [10, 13, 15], [8, 10, 13]], dtype=np.int64)  # 3, 4, 5 players
 
 
@@ -55,17 +58,17 @@ def poignee_of_level(hand_t, players, level):
 
 
 @njit(cache=True)
-def announce_chelem(hand_s, hand_t):
-    """Whether the taker announces a chelem with this hand (after the discard)."""
-    if hand_t >> np.uint64(20) & ONE == ZERO or hand_t & EXCUSE_MASK == ZERO:
-        return False
-    if popcount(hand_s) > 1:
-        return False
-    for suit in range(4):
-        cards = hand_s & suit_bits(suit)
-        if cards != ZERO and cards >> np.uint64(14 * suit + 13) & ONE == ZERO:
-            return False
-    return True
+def announce_chelem(hand_s, hand_t, petit_chelem):
+    """What the taker announces with this hand (after the discard): 0 nothing, 1 a chelem, 2 a petit
+    chelem (only when ``petit_chelem``, the variant, allows it)."""
+    if hand_t >> np.uint64(20) & ONE == ZERO:
+        return 0
+    losers = popcount(hand_s & ~KINGS_S)
+    if hand_t & EXCUSE_MASK != ZERO and popcount(hand_s) <= 1 and losers == 0:
+        return 1
+    if petit_chelem and popcount(hand_s) <= 2 and losers <= 1:
+        return 2
+    return 0
 
 
 @njit(cache=True)

@@ -1,7 +1,8 @@
 """Duplicate matches between two card-play policies, deal by deal in ``prange``.
 
-Each deal is dealt at random (petit sec excluded) and bid by the baseline bidding model; a deal that
-everybody passes is skipped.  It is then played twice from the same start (same call, discard and
+Each deal is dealt at random (petit sec excluded unless the variant plays it) and bid by the baseline
+bidding model; a deal that everybody passes is skipped (even under the Goulash variant: a Goulash has
+no taker's side to give each policy in turn).  It is then played twice from the same start (same call, discard and
 declarations, which do not depend on the card-play policy, and the same random stream): policy A on
 the taker's side and B on the defence, then the other way round.
 """
@@ -15,7 +16,7 @@ from kernels.batch import places_to_words
 from kernels.bidding import run_auction
 from kernels.deals import deal_into, stream_state
 from kernels.pimc import play_out_search
-from kernels.playout import HAND_SIZE, PARTNER, RESULT_SIZE, STATE_SIZE, deal_to_play
+from kernels.playout import HAND_SIZE, PARTNER, RESULT_SIZE, STATE_SIZE, deal_to_play, exclude_petit_sec
 
 # Output columns per deal.
 M_TAKER = 0            # -1 when everybody passed
@@ -26,7 +27,8 @@ MATCH_SIZE = 4
 
 
 @njit(parallel=True, cache=True)
-def match_batch(players, method, policy_a, policy_b, worlds, rollouts, pab_flat, poignee_values, seed, offset, out):
+def match_batch(players, method, policy_a, policy_b, worlds, rollouts, flags, seed, offset, out):
+    """Deals ``offset … offset+n-1`` in duplicate into ``out`` (``flags``: the rule variants)."""
     n = out.shape[0]
     hand = HAND_SIZE[players]
     fixed = np.full(78, -1, dtype=np.int8)
@@ -46,7 +48,7 @@ def match_batch(players, method, policy_a, policy_b, worlds, rollouts, pab_flat,
         result = np.empty(RESULT_SIZE, dtype=np.int64)
         trace = np.empty(0, dtype=np.int16)
         state = stream_state(seed, offset + i)
-        state, _ = deal_into(fixed, unseen, slots, players, True, state, places)
+        state, _ = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), state, places)
         places_to_words(places, players, hs, ht)
         taker = run_auction(hs, ht, players, method, bids)
         out[i, M_TAKER] = taker
@@ -57,7 +59,7 @@ def match_batch(players, method, policy_a, policy_b, worlds, rollouts, pab_flat,
             for p in range(players + 1):
                 play_s[p] = hs[p]
                 play_t[p] = ht[p]
-            deal_to_play(play_s, play_t, st, players, taker, bids[taker], pab_flat, poignee_values, True)
+            deal_to_play(play_s, play_t, st, players, taker, bids[taker], flags, True)
             partner = st[PARTNER]
             taker_side = policy_a if swap == 0 else policy_b
             defence = policy_b if swap == 0 else policy_a

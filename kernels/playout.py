@@ -79,7 +79,23 @@ CHIEN_S = 50           # the chien as dealt (suit word, trump word): seen by all
 CHIEN_T = 51
 POIGNEE_T = 52         # P entries: trump word of the poignée each seat showed (0: none)
 TRICK_WINNERS = 57     # bitmask of the seats that have won a trick
-STATE_SIZE = 58
+MISERE = 58            # P entries: each seat's net score from the misères declared (variant misere=on)
+SEAT_HP = 63           # P entries, Goulash: half-points each seat won in tricks (the Excuse apart)
+STATE_SIZE = 68
+
+# The contract of a Goulash (variant all-pass=goulash: everybody passed, the deal is played anyway,
+# no taker, nobody sees the chien, which counts for nobody).
+GOULASH = 5
+
+# The rule variants, one int64 array built by ``analyzer.simulate.rules_flags``: 1 where the variant
+# departs from the FFT default.
+F_PAB_FLAT = 0         # petit au bout a flat 10
+F_POIGNEE_VALUES = 1   # poignées worth 20/40/60
+F_PETIT_SEC_PLAY = 2   # petit sec deals are played (the samplers keep them)
+F_GOULASH = 3          # everybody passing plays a Goulash
+F_MISERE = 4           # misères are declared and paid
+F_PETIT_CHELEM = 5     # a petit chelem may be announced
+FLAGS_SIZE = 6
 
 # Result vector (per deal): per-seat scores in 0..P-1, then these.
 R_TAKER_HP = 5
@@ -90,6 +106,17 @@ R_CHELEM = 8           # 0 none, 1 announced-made, 2 made, 3 announced-failed, 4
 R_MADE = 9
 R_TOTAL = 10           # per defender, seen from the taker's side
 RESULT_SIZE = 11
+# In a Goulash the per-seat scores are in half-points (they may end in .5 at 3 and 5 players) and the
+# other fields are 0.
+
+FACE_S = np.uint64(sum(((1 << 4) - 1) << (14 * s + 10) for s in range(4)))   # Jacks to Kings
+OUDLERS_T = np.uint64(1 | 1 << 20 | 1 << 21)
+
+
+@njit(cache=True, inline="always")
+def exclude_petit_sec(flags):
+    """Whether the samplers reject deals with a petit sec (the FFT default: such deals are annulled)."""
+    return flags[F_PETIT_SEC_PLAY] == 0
 
 
 @njit(cache=True, inline="always")
@@ -151,7 +178,44 @@ def new_trick(st, leader):
 
 @njit(cache=True)
 def finish(hs, ht, st, result):
-    """Count the deal and score it into ``result`` (per-seat scores, then the R_* fields)."""
+    """Count the deal and score it into ``result`` (per-seat scores, then the R_* fields), the misères
+    declared included."""
+    players = st[PLAYERS]
+    if st[CONTRACT] == GOULASH:
+        finish_goulash(st, result)
+    else:
+        finish_contract(hs, ht, st, result)
+    for s in range(players):
+        result[s] += st[MISERE + s] * (2 if st[CONTRACT] == GOULASH else 1)
+
+
+@njit(cache=True)
+def finish_goulash(st, result):
+    """A Goulash's count: each seat pays every other the points they took, in half-points.  The chien
+    counts for nobody; the Excuse stays with its owner, who gives the winners of its trick a
+    half-point in exchange (RULES.md, "all pass")."""
+    players = st[PLAYERS]
+    for i in range(RESULT_SIZE):
+        result[i] = 0
+    taken = np.zeros(5, dtype=np.int64)
+    for s in range(players):
+        taken[s] = st[SEAT_HP + s]
+    if st[EXCUSE_TRICK] >= 0:
+        owner = st[EXCUSE_OWNER]
+        taken[owner] += HALF_POINTS[EXCUSE_ID]
+        if st[EXCUSE_WINNER] != owner:
+            taken[owner] -= 1
+            taken[st[EXCUSE_WINNER]] += 1
+    total = 0
+    for s in range(players):
+        total += taken[s]
+    for s in range(players):
+        result[s] = total - players * taken[s]
+
+
+@njit(cache=True)
+def finish_contract(hs, ht, st, result):
+    """The count and score of a deal with a taker."""
     players = st[PLAYERS]
     n_tricks = HAND_SIZE[players]
     contract = st[CONTRACT]
@@ -263,9 +327,8 @@ def score_into(players, contract, taker_hp, oudlers, pab, chelem, poignee, pab_f
 
 
 @njit(cache=True, inline="always")
-def start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, discard_t, poignee_shown,
-               pab_flat, poignee_values):
-    """Fill ``hs``/``ht``/``st`` for the first card.
+def start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, discard_t, poignee_shown, flags):
+    """Fill ``hs``/``ht``/``st`` for the first card (``flags``: the rule variants, ``F_*``).
 
     On entry ``hs``/``ht`` hold the dealt hands and the chien (entry P).  For Prise and Garde the
     taker takes the chien and puts ``discard_s``/``discard_t`` aside (given; see ``deal_to_play`` for
@@ -278,8 +341,9 @@ def start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, 
     st[CONTRACT] = contract
     st[CALLED] = called
     st[CHELEM] = chelem
-    st[PAB_FLAT] = pab_flat
-    st[POIGNEE_VALUES] = poignee_values
+    st[PAB_FLAT] = flags[F_PAB_FLAT]
+    st[POIGNEE_VALUES] = flags[F_POIGNEE_VALUES]
+    poignee_values = flags[F_POIGNEE_VALUES]
     st[PARTNER] = -1
     st[EXCUSE_TRICK] = -1
     st[PETIT_TRICK] = -1
@@ -316,6 +380,60 @@ def start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, 
     new_trick(st, taker if chelem > 0 else 0)
 
 
+@njit(cache=True, inline="always")
+def start_goulash(hs, ht, st, players, flags):
+    """Fill ``st`` for the first card of a Goulash (everybody passed, variant all-pass=goulash): no
+    taker, no call, no discard, nobody sees the chien, no poignée and no chelem; seat 0 leads.  The
+    simulated seats declare the misères they hold when the variant is on."""
+    for i in range(STATE_SIZE):
+        st[i] = 0
+    st[PLAYERS] = players
+    st[TAKER] = -1
+    st[PARTNER] = -1
+    st[CONTRACT] = GOULASH
+    st[CALLED] = -1
+    st[EXCUSE_TRICK] = -1
+    st[PETIT_TRICK] = -1
+    st[PAB_FLAT] = flags[F_PAB_FLAT]
+    st[POIGNEE_VALUES] = flags[F_POIGNEE_VALUES]
+    st[CHIEN_S] = np.int64(hs[players])
+    st[CHIEN_T] = np.int64(ht[players])
+    st[LAST_WINNER] = -1
+    new_trick(st, 0)
+    if flags[F_MISERE]:
+        declare_miseres(hs, ht, st, players)
+
+
+@njit(cache=True, inline="always")
+def misere_kinds(hand_s, hand_t):
+    """(trump misère, honours misère) the hand allows: no trump and no Excuse; no face card and no oudler."""
+    return hand_t == ZERO, hand_s & FACE_S == ZERO and hand_t & OUDLERS_T == ZERO
+
+
+@njit(cache=True)
+def declare_misere(st, players, seat, kind):
+    """``seat`` declares a misère (kind 0 trumps, 1 honours): every other seat pays it 10, and all
+    now know what its hand lacks."""
+    for s in range(players):
+        st[MISERE + s] += 10 * (players - 1) if s == seat else -10
+    if kind == 0:
+        st[EXCL_T + seat] |= np.int64(ALL_TRUMPS | EXCUSE_MASK)
+    else:
+        st[EXCL_S + seat] |= np.int64(FACE_S)
+        st[EXCL_T + seat] |= np.int64(OUDLERS_T)
+
+
+@njit(cache=True)
+def declare_miseres(hs, ht, st, players):
+    """Every seat declares the misères its hand allows (the taker's hand after the discard)."""
+    for s in range(players):
+        trumps, honours = misere_kinds(hs[s], ht[s])
+        if trumps:
+            declare_misere(st, players, s, 0)
+        if honours:
+            declare_misere(st, players, s, 1)
+
+
 # The taker's choices before the first card, as ``start_with_choices`` takes them (AUTO: the
 # simulated seat's own choice).
 AUTO = -2
@@ -323,7 +441,7 @@ CH_CALLED = 0          # card id to call (5 players), or AUTO
 CH_DISCARD = 1         # 1: the discard below, AUTO: the heuristic discard
 CH_DISCARD_S = 2
 CH_DISCARD_T = 3
-CH_CHELEM = 4          # 0 no, 1 announce, AUTO
+CH_CHELEM = 4          # 0 no, 1 announce, 2 announce a petit chelem (variant), AUTO
 CH_POIGNEE = 5         # poignée level the taker shows (0-2; -1 none; skipped if the hand lacks it), or AUTO
 CHOICES_SIZE = 6
 
@@ -339,9 +457,13 @@ def auto_choices():
 
 
 @njit(cache=True, inline="always")
-def deal_to_play(hs, ht, st, players, taker, contract, pab_flat, poignee_values, declare):
-    """Start of play with every choice the simulated seats' own (see ``start_with_choices``)."""
-    start_with_choices(hs, ht, st, players, taker, contract, ALL_AUTO, pab_flat, poignee_values, declare)
+def deal_to_play(hs, ht, st, players, taker, contract, flags, declare):
+    """Start of play with every choice the simulated seats' own (see ``start_with_choices``); a
+    ``taker`` of -1 starts a Goulash."""
+    if taker < 0:
+        start_goulash(hs, ht, st, players, flags)
+    else:
+        start_with_choices(hs, ht, st, players, taker, contract, ALL_AUTO, flags, declare)
 
 
 @njit(cache=True, inline="always")
@@ -357,10 +479,11 @@ def shown_poignee(s, players, taker, hand_t_after, ht, choices, declare):
 
 
 @njit(cache=True, inline="always")
-def start_with_choices(hs, ht, st, players, taker, contract, choices, pab_flat, poignee_values, declare):
+def start_with_choices(hs, ht, st, players, taker, contract, choices, flags, declare):
     """Start of play: the King call (5 players), the discard (Prise, Garde), the chelem announcement
     and the poignées, each given in ``choices`` or left to the simulated seats (the heuristic
-    discard, ``declarations.py``; other seats show poignées only if ``declare``)."""
+    discard, ``declarations.py``; other seats show poignées only if ``declare``); then, under the
+    variant, every seat declares the misères it holds.  ``flags``: the rule variants (``F_*``)."""
     called = -1
     if players == 5:
         called = call_card(hs[taker]) if choices[CH_CALLED] == AUTO else choices[CH_CALLED]
@@ -383,11 +506,12 @@ def start_with_choices(hs, ht, st, players, taker, contract, choices, pab_flat, 
              shown_poignee(3, players, taker, hand_t_after, ht, choices, declare),
              shown_poignee(4, players, taker, hand_t_after, ht, choices, declare))
     if choices[CH_CHELEM] == AUTO:
-        chelem = 1 if announce_chelem(hand_s_after, hand_t_after) else 0
+        chelem = announce_chelem(hand_s_after, hand_t_after, flags[F_PETIT_CHELEM] == 1)
     else:
         chelem = choices[CH_CHELEM]
-    start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, discard_t, shown,
-               pab_flat, poignee_values)
+    start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, discard_t, shown, flags)
+    if flags[F_MISERE]:
+        declare_miseres(hs, ht, st, players)
 
 
 @njit(cache=True, inline="always")
@@ -395,7 +519,10 @@ def allies_of(players, taker, partner, partner_known, seat):
     """Bitmask of the seats ``seat`` knows to be on its side (itself included).
 
     At 5 players the sides are public only once the called card is played (or seen in the chien);
-    before that the partner knows the taker, and the others know only themselves."""
+    before that the partner knows the taker, and the others know only themselves.  In a Goulash (no
+    taker) every seat plays for itself."""
+    if taker < 0:
+        return 1 << seat
     if players != 5 or partner_known == 1:
         mine = seat == taker or seat == partner
         mask = 0
@@ -466,6 +593,7 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
     side_all = st[LAST_TRICK_SIDE_ALL]
     last_winner = st[LAST_WINNER]
     winners = st[TRICK_WINNERS]
+    goulash = st[CONTRACT] == GOULASH
     # What a seat has not seen: the other hands, and the cards aside unless they were shown to it (the
     # taker's own discard; in Prise and Garde the discarded trumps shown to everybody).
     in_hands_s = ZERO
@@ -549,13 +677,15 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
         winner = best_seat
         if excuse_seat >= 0:
             owner = 1 if excuse_seat == taker or excuse_seat == partner else 0
-            if trick == n_tricks - 1 and trick > 0 and side_all == (1 if owner == 1 else -1):
-                winner = excuse_seat            # the chelem exception: the Excuse wins the last trick
+            if trick == n_tricks - 1 and (goulash or (trick > 0 and side_all == (1 if owner == 1 else -1))):
+                winner = excuse_seat            # the chelem exception (always in a Goulash): it wins the last trick
             st[EXCUSE_TRICK] = trick
-            st[EXCUSE_OWNER] = owner
+            st[EXCUSE_OWNER] = excuse_seat if goulash else owner
         wside = 1 if winner == taker or winner == partner else 0
         if excuse_seat >= 0:
-            st[EXCUSE_WINNER] = wside
+            st[EXCUSE_WINNER] = winner if goulash else wside
+        if goulash:
+            st[SEAT_HP + winner] += points
         for i in range(players):
             c = st[TRICK_CARDS + i]
             if c == PETIT_ID:

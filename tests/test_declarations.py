@@ -41,9 +41,19 @@ def test_poignee_shows_the_excuse_only_as_last_stand_in():
 
 def test_chelem_only_with_an_overwhelming_hand():
     sure = parse_mask("21 20 19 18 17 16 15 14 13 12 11 10 9 8 7 6 EX KS")
-    assert announce_chelem(*words(sure))
-    assert not announce_chelem(*words(parse_mask("21 20 19 18 17 16 15 14 13 12 11 10 9 8 7 6 EX QS")))
-    assert not announce_chelem(*words(parse_mask("21 20 19 18 17 16 15 14 13 12 11 10 9 8 7 6 5 KS")))
+    assert announce_chelem(*words(sure), False) == 1
+    assert announce_chelem(*words(parse_mask("21 20 19 18 17 16 15 14 13 12 11 10 9 8 7 6 EX QS")), False) == 0
+    assert announce_chelem(*words(parse_mask("21 20 19 18 17 16 15 14 13 12 11 10 9 8 7 6 5 KS")), False) == 0
+
+
+def test_petit_chelem_announced_only_under_its_variant_with_one_trick_to_spare():
+    one_loser = words(parse_mask("21 20 19 18 17 16 15 14 13 12 11 10 9 8 7 6 EX QS"))
+    assert announce_chelem(*one_loser, False) == 0
+    assert announce_chelem(*one_loser, True) == 2
+    sure = words(parse_mask("21 20 19 18 17 16 15 14 13 12 11 10 9 8 7 6 EX KS"))
+    assert announce_chelem(*sure, True) == 1                       # the full chelem, worth more, when sure
+    assert announce_chelem(*words(parse_mask("21 20 19 18 17 16 15 14 13 12 11 10 9 8 7 6 QS 2H")), True) == 0
+    assert announce_chelem(*words(parse_mask("20 19 18 17 16 15 14 13 12 11 10 9 8 7 6 5 EX QS")), True) == 0
 
 
 def test_call_is_legal_and_not_a_card_of_ones_own():

@@ -40,7 +40,9 @@ def kernel_choices(deal, rules, taker, contract):
         level, shown = poignee_to_show(np.uint64(cards >> C.FIRST_TRUMP), players)
         if level >= 0:
             poignees[seat] = int(shown) << C.FIRST_TRUMP
-    chelem = bool(announce_chelem(np.uint64(hand & C.SUIT_BITS), np.uint64(hand >> C.FIRST_TRUMP)))
+    chelem = [False, "chelem", "petit-chelem"][announce_chelem(np.uint64(hand & C.SUIT_BITS),
+                                                               np.uint64(hand >> C.FIRST_TRUMP),
+                                                               rules.chelem == "petit-chelem")]
     return dict(called_card=called, discard=discard, chelem=chelem, poignees=poignees)
 
 
