@@ -202,10 +202,11 @@ class Game:
     @classmethod
     def for_play(cls, deal: Deal, rules: Rules, taker: int, contract: Contract, called_card: int | None = None,
                  discard: int | None = None, chelem: bool | str = False,
-                 poignees: dict[int, int] | None = None) -> "Game":
+                 poignees: dict[int, int] | None = None,
+                 miseres: dict[int, tuple[str, ...]] | None = None) -> "Game":
         """A game at the first card: ``taker`` took ``contract`` (bids skipped), called ``called_card``
-        (5 players), discarded ``discard`` (Prise/Garde), announced a chelem or not, and the seats in
-        ``poignees`` showed those trumps."""
+        (5 players), discarded ``discard`` (Prise/Garde), announced a chelem or not, the seats in
+        ``poignees`` showed those trumps and those in ``miseres`` declared those misères."""
         game = cls.new(deal, rules)
         if game.phase is Phase.DONE:
             raise IllegalActionError("this deal is annulled (petit sec)")
@@ -222,8 +223,9 @@ class Game:
             game.make_discard(discard)
         game.announce_chelem("chelem" if chelem is True else (chelem or None))
         shown = poignees or {}
+        declared = miseres or {}
         while game.phase is Phase.DECLARE:
-            game.declare(poignee=shown.get(game.to_act, 0))
+            game.declare(poignee=shown.get(game.to_act, 0), miseres=declared.get(game.to_act, ()))
         return game
 
     # ---- bidding ------------------------------------------------------------------------------

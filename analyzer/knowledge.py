@@ -2,7 +2,7 @@
 
 A simulated seat decides only from what it could know (RULES.md, "What a sound simulation must
 respect"): its own hand, the cards played and by whom, the chien when shown, its own discard (the
-taker) or the trumps shown in it, shown poignées, and the voids revealed in play.  ``seat_view``
+taker) or the trumps shown in it, shown poignées, the misères declared, and the voids revealed in play.  ``seat_view``
 turns a reference ``Game`` into that knowledge, and ``SeatView.allowed_places`` into per-card sets of
 places (seats 0…P-1, P for the cards put aside: the discard, or the unseen chien) with the number of
 cards each place still holds.  The sampler deals the unseen cards uniformly under these constraints.
@@ -13,10 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from analyzer import cards as C
-from analyzer.game import Game, Phase
+from analyzer.game import FACE_CARDS, Game, Phase
 from analyzer.rules import Contract
 
 KING_BITS = C.mask_of(C.KINGS)
+MISERE_LACKS = {"trumps": C.TRUMP_BITS | 1 << C.EXCUSE, "honours": FACE_CARDS | C.OUDLER_BITS}
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,8 @@ def seat_view(game: Game, seat: int) -> SeatView:
     for p in game.poignees:
         if p.shown >> C.EXCUSE & 1:          # showing the Excuse means "no more trumps"
             excluded[p.seat] |= C.TRUMP_BITS & ~p.shown
+    for misere_seat, kind in game.miseres:  # a misère declared tells what the hand lacks
+        excluded[misere_seat] |= MISERE_LACKS[kind]
     sizes = tuple(game.hands[s].bit_count() for s in range(P)) + (game.rules.chien_size,)
     return SeatView(seat=seat, players=P, hand=game.hands[seat], sizes=sizes, played=played,
                     aside_known=aside_known, aside_forbidden=aside_forbidden,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from analyzer import cards as C
-from analyzer.game import Game, Phase, lowest_poignee
+from analyzer.game import FACE_CARDS, MISERE_KINDS, Game, Phase, lowest_poignee, misere_allowed
 from analyzer.hand import Deal
 from analyzer.rules import Rules
 
@@ -17,6 +17,30 @@ def random_deal(rng: random.Random, players: int) -> Deal:
     places = [0] * C.N_CARDS
     for i, card in enumerate(deck):
         places[card] = min(i // size, players)
+    return Deal.from_places(places, players)
+
+
+def held_miseres(hand: int) -> tuple[str, ...]:
+    """The misères a hand allows (the simulated seats declare them all)."""
+    return tuple(kind for kind in MISERE_KINDS if misere_allowed(hand, kind))
+
+
+def misere_deal(rng: random.Random, players: int) -> Deal:
+    """A random deal in which a random seat holds only plain suit cards under the Jack (no trump, no
+    Excuse, no face card): it may declare both misères."""
+    seat = rng.randrange(players)
+    size = Rules(players=players).hand_size
+    plain = [c for c in range(C.FIRST_TRUMP) if not FACE_CARDS >> c & 1]
+    rng.shuffle(plain)
+    mine = plain[:size]
+    rest = [c for c in range(C.N_CARDS) if c not in mine]
+    rng.shuffle(rest)
+    places = [0] * C.N_CARDS
+    for c in mine:
+        places[c] = seat
+    others = [p for p in range(players) if p != seat]
+    for i, c in enumerate(rest):
+        places[c] = others[i // size] if i // size < len(others) else players
     return Deal.from_places(places, players)
 
 

@@ -13,14 +13,15 @@ import pandas as pd
 import pytest
 
 from analyzer import cards as C
-from analyzer.game import Game
+from analyzer.game import Game, Outcome, Phase, lowest_poignee
 from analyzer.rules import Contract, Rules
 from analyzer.scoring import Side
 from analyzer.simulate import CHELEM_CODES, PAB_SIDES, play_deals, state_from_game
 from kernels import playout as K
 from kernels.declarations import announce_chelem, call_card, poignee_to_show
 from kernels.discard import heuristic_discard
-from tests.randomplay import random_deal
+from tests.randomplay import held_miseres, misere_deal, new_random_game, random_deal, step
+
 
 
 def kernel_choices(deal, rules, taker, contract):
@@ -43,52 +44,77 @@ def kernel_choices(deal, rules, taker, contract):
     chelem = [False, "chelem", "petit-chelem"][announce_chelem(np.uint64(hand & C.SUIT_BITS),
                                                                np.uint64(hand >> C.FIRST_TRUMP),
                                                                rules.chelem == "petit-chelem")]
-    return dict(called_card=called, discard=discard, chelem=chelem, poignees=poignees)
+    miseres = {}
+    if rules.misere == "on":
+        for seat in range(players):
+            kinds = held_miseres(hand if seat == taker else deal.hands[seat].mask)
+            if kinds:
+                miseres[seat] = kinds
+    return dict(called_card=called, discard=discard, chelem=chelem, poignees=poignees, miseres=miseres)
 
 
 def words_to_mask(s, t):
     return int(s) | int(t) << C.FIRST_TRUMP
 
 
+def replay(game, trace, hs, ht, st, players, where):
+    """Replay the kernel's cards through the reference game and a kernel state side by side: same
+    seat to play, same legal cards, same trick winners and trick points; returns the positions seen."""
+    positions = 0
+    for card in trace:
+        card = int(card)
+        legal_ref = game.legal_cards()
+        seat = (st[K.LEADER] + st[K.TRICK_LEN]) % players
+        assert seat == game.to_act
+        assert words_to_mask(*K.legal_words(hs[seat], ht[seat], st)) == legal_ref
+        assert legal_ref >> card & 1, f"{where}: the kernel played {C.TOKENS[card]}, illegal"
+        tricks_before = len(game.tricks)
+        game.play(card)
+        K.play_card(hs, ht, st, card)
+        positions += 1
+        if len(game.tricks) > tricks_before:
+            assert st[K.LAST_WINNER] == game.tricks[-1].winner
+            if game.taker is not None:
+                # trick points won by the taker's side so far (the Excuse is settled at the end)
+                won = sum(C.mask_half_points(C.mask_of(c for c in t.cards if c != C.EXCUSE))
+                          for t in game.tricks if game.side(t.winner) is Side.TAKER)
+                assert st[K.TAKER_HP] == won
+    return positions
+
+
+def playable_deals(rng, players, n, miseres=False):
+    """Random deals without a petit sec; with ``miseres``, one in four has a seat holding two misères."""
+    deals = []
+    while len(deals) < n:
+        d = misere_deal(rng, players) if miseres and len(deals) % 4 == 0 else random_deal(rng, players)
+        if d.petit_sec_seat() is None:
+            deals.append(d)
+    return deals
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4, 5])
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
-def test_kernel_games_replay_identically(players, policy):
-    rng = random.Random(100 * players + len(policy))
-    rules = Rules(players=players)
+@pytest.mark.parametrize("variants", [{}, {"misere": "on", "chelem": "petit-chelem", "petit_au_bout": "flat",
+                                           "poignee_values": "20-40-60"}], ids=["fft", "variants"])
+def test_kernel_games_replay_identically(players, policy, variants):
+    rng = random.Random(100 * players + len(policy) + len(variants))
+    rules = Rules(players=players, **variants)
     n = 160
-    deals = []
-    while len(deals) < n:
-        d = random_deal(rng, players)
-        if d.petit_sec_seat() is None:
-            deals.append(d)
+    deals = playable_deals(rng, players, n, miseres=rules.misere == "on")
     places = np.array([d.places() for d in deals], dtype=np.int8)
     takers = np.array([rng.randrange(players) for _ in range(n)])
     contracts = [Contract(rng.randint(1, 4)) for _ in range(n)]
     frame, traces = play_deals(places, takers, np.array([int(c) for c in contracts]), rules, policy,
                                seed=players, trace=True)
     positions = 0
+    declared = 0
     for i, deal in enumerate(deals):
         taker, contract = int(takers[i]), contracts[i]
         game = Game.for_play(deal, rules, taker, contract, **kernel_choices(deal, rules, taker, contract))
+        declared += len(game.miseres)
         hs, ht, st = state_from_game(game)
-        for card in traces[i]:
-            card = int(card)
-            legal_ref = game.legal_cards()
-            seat = (st[K.LEADER] + st[K.TRICK_LEN]) % players
-            assert seat == game.to_act
-            assert words_to_mask(*K.legal_words(hs[seat], ht[seat], st)) == legal_ref
-            assert legal_ref >> card & 1, f"deal {i}: the kernel played {C.TOKENS[card]}, illegal"
-            tricks_before = len(game.tricks)
-            game.play(card)
-            K.play_card(hs, ht, st, card)
-            positions += 1
-            if len(game.tricks) > tricks_before:
-                assert st[K.LAST_WINNER] == game.tricks[-1].winner
-                # trick points won by the taker's side so far (the Excuse is settled at the end)
-                won = sum(C.mask_half_points(C.mask_of(c for c in t.cards if c != C.EXCUSE))
-                          for t in game.tricks if game.side(t.winner) is Side.TAKER)
-                assert st[K.TAKER_HP] == won
+        positions += replay(game, traces[i], hs, ht, st, players, f"deal {i}")
         ref = game.result()
         row = frame.iloc[i]
         assert [int(row[f"score_{s + 1}"]) for s in range(players)] == ref.seat_scores, f"deal {i}"
@@ -99,6 +125,79 @@ def test_kernel_games_replay_identically(players, policy):
             == ref.chelem
         assert bool(row["made"]) == ref.score.made
     assert positions == n * rules.tricks * players
+    assert (declared > 0) == (rules.misere == "on")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_goulash_games_replay_identically(players, policy):
+    """Everybody passed under all-pass=goulash (misères on): the kernels' Goulash against the reference."""
+    rng = random.Random(7 * players + len(policy))
+    rules = Rules(players=players, all_pass="goulash", misere="on")
+    n = 120
+    deals = playable_deals(rng, players, n, miseres=True)
+    places = np.array([d.places() for d in deals], dtype=np.int8)
+    frame, traces = play_deals(places, -1, 0, rules, policy, seed=players, trace=True)
+    positions = 0
+    declared = 0
+    for i, deal in enumerate(deals):
+        game = Game.new(deal, rules)
+        for _ in range(players):
+            game.bid(None)
+        while game.phase is Phase.DECLARE:
+            game.declare(miseres=held_miseres(game.hands[game.to_act]))
+        declared += len(game.miseres)
+        hs, ht, st = state_from_game(game)
+        positions += replay(game, traces[i], hs, ht, st, players, f"deal {i}")
+        ref = game.result()
+        assert ref.outcome is Outcome.GOULASH
+        assert [frame.iloc[i][f"score_{s + 1}"] for s in range(players)] == ref.seat_scores, f"deal {i}"
+    assert positions == n * rules.tricks * players
+    assert declared > 0
+
+
+def random_declarations(game, rng):
+    """The declarations of a random game under the variants: any chelem the rules allow, any misère held."""
+    if not game.chelem_decided:
+        kinds = [None, "chelem"] + (["petit-chelem"] if game.rules.chelem == "petit-chelem" else [])
+        game.announce_chelem(rng.choice(kinds) if rng.random() < 0.3 else None)
+        return
+    levels = game.poignee_options()
+    shown = lowest_poignee(game.hands[game.to_act], rng.choice(levels), game.rules) if levels else 0
+    miseres = tuple(k for k in held_miseres(game.hands[game.to_act]) if rng.random() < 0.8)
+    game.declare(poignee=shown, miseres=miseres if game.rules.misere == "on" else ())
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_kernel_count_matches_reference_on_random_games_under_variants(players):
+    """Random legal games (announced chelems and petit chelems, misères, poignées, Goulash deals)
+    counted by the kernels from the same cards: every seat's score as the reference's."""
+    rng = random.Random(players)
+    seen = {"goulash": 0, "petit-chelem": 0, "misere": 0}
+    for k in range(400):
+        rules = Rules(players=players, misere="on", chelem="petit-chelem", all_pass="goulash",
+                      petit_au_bout=("multiplied", "flat")[k % 2], poignee_values=("20-30-40", "20-40-60")[k % 3 > 0])
+        game = Game.new(misere_deal(rng, players), rules) if k % 3 == 0 else new_random_game(rng, rules)
+        while game.phase is not Phase.DONE:
+            if game.phase is Phase.BIDDING and rng.random() < 0.6:
+                game.bid(None)                           # many all-pass deals
+            elif game.phase is Phase.DECLARE:
+                random_declarations(game, rng)
+            else:
+                step(game, rng)
+        ref = game.result()
+        if ref.outcome in (Outcome.THROWN_IN, Outcome.ANNULLED):
+            continue
+        seen["goulash"] += ref.outcome is Outcome.GOULASH
+        seen["petit-chelem"] += game.chelem_announced == "petit-chelem"
+        seen["misere"] += bool(game.miseres)
+        hs, ht, st = state_from_game(game)
+        result = np.zeros(K.RESULT_SIZE, dtype=np.int64)
+        K.finish(hs, ht, st, result)
+        scale = 2 if ref.outcome is Outcome.GOULASH else 1
+        assert list(result[:players]) == [scale * x for x in ref.seat_scores], f"game {k}"
+    assert min(seen.values()) >= 10, seen
 
 
 def test_playouts_are_the_same_whatever_the_threads():

@@ -13,18 +13,28 @@ from analyzer.simulate import state_from_game
 from kernels import playout as K
 from kernels.pimc import pimc_card, seat_knowledge
 from kernels.worlds import prepare, sample_world
-from tests.randomplay import random_deal, step
+from tests.randomplay import held_miseres, misere_deal, random_deal, step
 
 
-def positions(players, games, seed):
-    """Reference games stopped at random points of play."""
+def positions(players, games, seed, rules=None):
+    """Reference games stopped at random points of play (under the variants, many deals are passed
+    into a Goulash, about one in three has a seat holding both misères, and every seat declares the
+    misères it holds)."""
     rng = random.Random(seed)
-    rules = Rules(players=players)
+    rules = rules or Rules(players=players)
+
+    def deal():
+        return misere_deal(rng, players) if rules.misere == "on" and rng.random() < 0.3 else random_deal(rng, players)
+
     for _ in range(games):
-        game = Game.new(random_deal(rng, players), rules)
+        game = Game.new(deal(), rules)
         while game.phase is not Phase.PLAY:
             if game.phase is Phase.DONE:          # annulled or thrown in: deal again
-                game = Game.new(random_deal(rng, players), rules)
+                game = Game.new(deal(), rules)
+            elif game.phase is Phase.BIDDING and rules.all_pass == "goulash" and rng.random() < 0.6:
+                game.bid(None)                   # many Goulash deals
+            elif game.phase is Phase.DECLARE and game.chelem_decided and rules.misere == "on":
+                game.declare(miseres=held_miseres(game.hands[game.to_act]))
             else:
                 step(game, rng)
         for _ in range(rng.randrange(rules.tricks * players - 1)):
@@ -33,10 +43,11 @@ def positions(players, games, seed):
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
-def test_kernel_knowledge_equals_the_reference(players):
+@pytest.mark.parametrize("variants", [{}, {"misere": "on", "all_pass": "goulash"}], ids=["fft", "misere-goulash"])
+def test_kernel_knowledge_equals_the_reference(players, variants):
     allowed = np.empty(78, dtype=np.int64)
     checked = 0
-    for game in positions(players, 80, seed=players):
+    for game in positions(players, 80, seed=players, rules=Rules(players=players, **variants)):
         hs, ht, st = state_from_game(game)
         room = np.empty(players + 1, dtype=np.int64)
         for seat in range(players):
