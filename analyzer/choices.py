@@ -119,5 +119,9 @@ def poignee_options(hand: Hand, rules: Rules) -> dict[str, np.ndarray]:
     return options
 
 
-def chelem_options() -> dict[str, np.ndarray]:
-    return {"announce": _choices(CH_CHELEM=1), "do not announce": _choices(CH_CHELEM=0)}
+def chelem_options(rules: Rules) -> dict[str, np.ndarray]:
+    """Announcing a chelem or not, and under the variant chelem=petit-chelem a petit chelem too."""
+    options = {"announce": _choices(CH_CHELEM=1), "do not announce": _choices(CH_CHELEM=0)}
+    if rules.chelem == "petit-chelem":
+        options["announce a petit chelem"] = _choices(CH_CHELEM=2)
+    return options

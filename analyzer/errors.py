@@ -41,5 +41,9 @@ class RulesError(TarotError):
     """A bad rules option or scoring input (unknown contract, variant, impossible count …)."""
 
 
+class AnnulledDealError(TarotError):
+    """A hand whose deal the rules annul (petit sec, under the default petit-sec=annul): nothing to analyse."""
+
+
 class IllegalActionError(TarotError):
     """An action the rules forbid in the current state of a game."""

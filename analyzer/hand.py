@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
 from analyzer import cards as C
-from analyzer.errors import CardPlacedElsewhereError, RulesError, WrongCardCountError
+from analyzer.errors import AnnulledDealError, CardPlacedElsewhereError, RulesError, WrongCardCountError
 from analyzer.notation import format_cards, parse_cards
-from analyzer.rules import CHIEN_SIZE, HAND_SIZE
+from analyzer.rules import CHIEN_SIZE, HAND_SIZE, Rules
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,14 @@ class Hand:
     def is_petit_sec(self) -> bool:
         """Only trump the Petit, and no Excuse: the deal is annulled (FFT)."""
         return self.mask & (C.TRUMP_BITS | 1 << C.EXCUSE) == 1 << C.PETIT
+
+    def check_playable(self, rules: Rules) -> "Hand":
+        """Raise ``AnnulledDealError`` when the rules annul the deal of this dealt hand (petit sec)."""
+        if self.is_petit_sec and rules.petit_sec == "annul":
+            raise AnnulledDealError(
+                "this hand is petit sec (the Petit is its only trump, without the Excuse): the deal is annulled "
+                "under FFT rules; to analyse it anyway, add --variant petit-sec=play")
+        return self
 
 
 @dataclass(frozen=True)

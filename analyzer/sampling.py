@@ -119,6 +119,11 @@ def sample(players: int, n: int, seed: int, fixed: Mapping | None = None, constr
         if held > sizes[place]:
             where = "the chien" if place == players else f"seat {place + 1}"
             raise SamplingError(f"{held} cards fixed in {where}, which holds {sizes[place]}")
+    for seat in range(players):
+        held = C.mask_of(c for c in range(C.N_CARDS) if place_of[c] == seat)
+        if exclude_petit_sec and held.bit_count() == sizes[seat] and Hand(held).is_petit_sec:
+            raise SamplingError(f"seat {seat + 1}'s hand is petit sec: the deal is annulled under FFT rules, "
+                                "no deal to sample (petit sec deals are kept with exclude_petit_sec=False)")
     for seat, void in enumerate(voids):
         clash = [c for c in C.cards_of(void) if place_of[c] == seat]
         if clash:

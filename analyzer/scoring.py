@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from analyzer import cards as C
 from analyzer.errors import RulesError
 from analyzer.rules import Contract, PoigneeLevel, Rules, target_half_points
 
@@ -191,3 +192,36 @@ def misere_scores(players: int, declarer: int) -> list[int]:
     out = [-10] * players
     out[declarer] = 10 * (players - 1)
     return out
+
+
+def miseres_scores(declarers: list[int], rules: Rules) -> list[int]:
+    """Per seat, what the misères declared by ``declarers`` (seats 0…P-1, once per misère) pay; a seat
+    may declare each of the two kinds once.  Raises ``RulesError`` unless the variant is on."""
+    if declarers and rules.misere != "on":
+        raise RulesError("misères are scored only under --variant misere=on")
+    out = [0] * rules.players
+    for seat in declarers:
+        if not 0 <= seat < rules.players:
+            raise RulesError(f"seat {seat + 1} does not exist at {rules.players} players")
+        if declarers.count(seat) > 2:
+            raise RulesError(f"seat {seat + 1} declared {declarers.count(seat)} misères: a hand has two kinds at most "
+                             "(trumps, honours)")
+        out = [a + b for a, b in zip(out, misere_scores(rules.players, seat))]
+    return out
+
+
+def check_goulash_points(half_points_taken: list[int], rules: Rules) -> None:
+    """Raise ``RulesError`` unless ``half_points_taken`` (per seat) can end a Goulash: one count per seat,
+    and together the deck less a chien (which counts for nobody) of the right number of cards."""
+    if rules.all_pass != "goulash":
+        raise RulesError("a Goulash is played only under --variant all-pass=goulash")
+    if len(half_points_taken) != rules.players:
+        raise RulesError(f"a Goulash needs the points of each of the {rules.players} seats, got {len(half_points_taken)}")
+    values = sorted(C.HALF_POINTS)
+    size = rules.chien_size
+    low, high = C.DECK_HALF_POINTS - sum(values[-size:]), C.DECK_HALF_POINTS - sum(values[:size])
+    total = sum(half_points_taken)
+    if not low <= total <= high or (C.DECK_HALF_POINTS - total) % 2 != size % 2:
+        raise RulesError(f"the seats' points add up to {total / 2:g}: with a {size}-card chien counting for nobody "
+                         f"they add up to {low / 2:g}-{high / 2:g}, ending in "
+                         f"{'.5' if (C.DECK_HALF_POINTS - size) % 2 else '.0'}")

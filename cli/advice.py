@@ -46,11 +46,12 @@ def simulation_options(fn):
 
 
 def _setup(hand, players, seat, variants):
-    """The rules and the hand, checked against each other (the seat exists, the hand has the right size)."""
+    """The rules and the hand, checked against each other (the seat exists, the hand has the right size,
+    its deal is not annulled)."""
     rules = rules_from(players, variants)
     if seat > rules.players:
         raise click.BadParameter(f"seat {seat} does not exist at {rules.players} players", param_hint="--seat")
-    return rules, Hand.parse(hand, players=rules.players)
+    return rules, Hand.parse(hand, players=rules.players).check_playable(rules)
 
 
 @click.command()
@@ -63,7 +64,7 @@ def odds(hand, players, seat, policy, worlds, deals, precision, max_deals, seed,
     with Progress("simulating", quiet) as bar:
         result = contract_odds(cards, rules, seat - 1, policy, deals, precision, max_deals, seed, jobs, bar, worlds)
     if fmt == "json":
-        echo_json(result.as_dict())
+        echo_json({**result.as_dict(), "variants": rules.variants()})
         return
     rows = [c.as_dict() for c in result.contracts]
     if fmt == "csv":
@@ -104,7 +105,7 @@ def bid(hand, bids, bidding, no_conditioning, players, seat, policy, worlds, dea
         advice = bid_advice(cards, rules, seat - 1, parse_bids(bids), policy, deals, precision, max_deals, seed,
                             jobs, bidding, not no_conditioning, bar, worlds)
     if fmt == "json":
-        echo_json(advice.as_dict())
+        echo_json({**advice.as_dict(), "variants": rules.variants()})
         return
     rows = [o.as_dict() for o in advice.options]
     if fmt == "csv":
@@ -126,10 +127,10 @@ def bid(hand, bids, bidding, no_conditioning, players, seat, policy, worlds, dea
     click.echo(f"Recommendation: {advice.recommendation.token}. {advice.reason()}")
 
 
-def _render_comparison(comparison, fmt: str, notes: list[str] = ()) -> None:
+def _render_comparison(comparison, rules, fmt: str, notes: list[str] = ()) -> None:
     rows = [a.as_dict() for a in comparison.alternatives]
     if fmt == "json":
-        echo_json({**comparison.as_dict(), "notes": list(notes)})
+        echo_json({**comparison.as_dict(), "notes": list(notes), "variants": rules.variants()})
         return
     if fmt == "csv":
         buf = io.StringIO()
@@ -185,7 +186,7 @@ def call(hand, contract, players, seat, policy, worlds, deals, precision, max_de
     rules, cards = _setup(hand, players, seat, variants)
     result = _run("Call:", cards, rules, contract, call_options(cards), seat, policy, worlds, deals, precision,
                   max_deals, seed, jobs, quiet)
-    _render_comparison(result, fmt, [f"Recommendation: call {result.best.label}."])
+    _render_comparison(result, rules, fmt, [f"Recommendation: call {result.best.label}."])
 
 
 @click.command()
@@ -211,7 +212,7 @@ def poignee(hand, contract, players, seat, policy, worlds, deals, precision, max
                  "(the heuristic counts them out of the other hands; --policy pimc also deals them to the shower).")
     result = _run("Poignée:", cards, rules, contract, options, seat, policy, worlds, deals, precision, max_deals, seed,
                   jobs, quiet)
-    _render_comparison(result, fmt, notes + [f"Recommendation: {result.best.label}."])
+    _render_comparison(result, rules, fmt, notes + [f"Recommendation: {result.best.label}."])
 
 
 @click.command()
@@ -223,9 +224,9 @@ def chelem(hand, contract, players, seat, policy, worlds, deals, precision, max_
            fmt) -> None:
     """The probability that HAND takes every trick, and the value of announcing the chelem."""
     rules, cards = _setup(hand, players, seat, variants)
-    result = _run("Chelem:", cards, rules, contract, chelem_options(), seat, policy, worlds, deals, precision,
+    result = _run("Chelem:", cards, rules, contract, chelem_options(rules), seat, policy, worlds, deals, precision,
                   max_deals, seed, jobs, quiet)
-    _render_comparison(result, fmt, [f"Recommendation: {result.best.label}."])
+    _render_comparison(result, rules, fmt, [f"Recommendation: {result.best.label}."])
 
 
 @click.command()
@@ -264,7 +265,7 @@ def discard(hand, chien, contract, top, players, seat, deals, policy, worlds, se
             + (f"{forced} trump(s) must go and are shown" if forced else "no trump may go"))
     if fmt == "json":
         echo_json({"hand": str(cards), "chien": str(dog), "contract": contract, "deals": deals, "rules": rule,
-                   "discards": rows})
+                   "discards": rows, "variants": rules.variants()})
         return
     if fmt == "csv":
         buf = io.StringIO()
@@ -287,10 +288,12 @@ def discard(hand, chien, contract, top, players, seat, deals, policy, worlds, se
 @click.option("--deals", type=click.IntRange(10, None), default=1000, show_default=True,
               help="Deals per option, to choose and (on fresh deals) to score.")
 @seed_option
+@variant_option
 @format_option("table", "json")
-def compare_bidding(hands, players, deals, seed, fmt) -> None:
+def compare_bidding(hands, players, deals, seed, variants, fmt) -> None:
     """The bid advice against the two point-count methods: agreement, and points gained per deal."""
-    result = check_bidding(hands, int(players), deals, seed)
+    rules = rules_from(players, variants)
+    result = check_bidding(hands, rules.players, deals, seed, rules=rules)
     if fmt == "json":
         echo_json(result.as_dict())
         return

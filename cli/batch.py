@@ -6,7 +6,7 @@ import click
 
 from analyzer.batch import run_batch
 from analyzer.rules import Contract
-from cli.options import jobs_option, players_option, quiet_option, seed_option
+from cli.options import jobs_option, players_option, quiet_option, rules_from, seed_option, variant_option
 from cli.progress import Progress
 
 
@@ -28,13 +28,15 @@ from cli.progress import Progress
 @click.option("--scheduler", metavar="ADDRESS", help="Run the chunks on a dask.distributed cluster (tcp://host:8786).")
 @click.option("--local-cluster", type=click.IntRange(1, None), metavar="N",
               help="Start a dask.distributed cluster of N worker processes here and run on it.")
+@variant_option
 @quiet_option
 def batch(players, deals, out, policy, seed, jobs, takers, contracts, chunk_size, resume, scheduler, local_cluster,
-          quiet) -> None:
+          variants, quiet) -> None:
     """Simulate DEALS deals; one row per (deal, taker seat) with the hand, its features and each contract's
     outcome (columns: docs/batch-columns.md)."""
+    rules = rules_from(players, variants)
     wanted = [Contract.parse(c) for c in contracts.split(",") if c.strip()]
     with Progress("simulating", quiet) as bar:
         path = run_batch(out, int(players), deals, seed, policy, takers, wanted, chunk_size, jobs, resume, bar,
-                         scheduler, local_cluster)
+                         scheduler, local_cluster, rules)
     click.echo(f"wrote {path}", err=True)

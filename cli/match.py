@@ -6,7 +6,8 @@ import click
 
 from analyzer.match import METHOD_IDS, POLICY_IDS, run_match
 from analyzer.runs import PIMC_ROLLOUTS
-from cli.options import echo_json, format_option, jobs_option, players_option, seed_option, worlds_option
+from cli.options import (echo_json, format_option, jobs_option, players_option, rules_from, seed_option,
+                         variant_option, worlds_option)
 
 POLICY = click.Choice(list(POLICY_IDS))
 
@@ -24,12 +25,15 @@ POLICY = click.Choice(list(POLICY_IDS))
 @click.option("--rollouts", type=click.IntRange(1, None), default=PIMC_ROLLOUTS, show_default=True,
               help="PIMC: rollouts per world and card.")
 @jobs_option
+@variant_option
 @format_option("table", "json")
-def match(policy_a, policy_b, deals, players, seed, bidding, worlds, rollouts, jobs, fmt) -> None:
+def match(policy_a, policy_b, deals, players, seed, bidding, worlds, rollouts, jobs, variants, fmt) -> None:
     """Duplicate match: each deal played with A on the taker's side and B in defence, then swapped.
 
-    Reports A's mean gain per deal over B with its standard error and 95% interval."""
-    r = run_match(policy_a, policy_b, deals, int(players), seed, bidding, worlds, rollouts, jobs)
+    Reports A's mean gain per deal over B with its standard error and 95% interval.  Deals that
+    everybody passes are skipped (under all-pass=goulash too: a Goulash has no sides to swap)."""
+    rules = rules_from(players, variants)
+    r = run_match(policy_a, policy_b, deals, rules.players, seed, bidding, worlds, rollouts, jobs, rules)
     if fmt == "json":
         echo_json(r.as_dict())
         return

@@ -1,4 +1,4 @@
-"""``tarot-analyzer score``: score a finished deal from its summary."""
+"""``tarot-analyzer score``: score a finished deal from its summary (a Goulash from each seat's points)."""
 
 from __future__ import annotations
 
@@ -6,19 +6,20 @@ import click
 
 from analyzer.errors import TarotError
 from analyzer.rules import Contract, PoigneeLevel
-from analyzer.scoring import Chelem, DealScore, DealSummary, Side, score_deal
+from analyzer.scoring import (Chelem, DealScore, DealSummary, Side, check_goulash_points, goulash_scores,
+                              miseres_scores, score_deal)
 from cli.options import echo_json, format_option, players_option, rules_from, variant_option
 
 
-def _half_points(text: str) -> int:
+def _half_points(text: str, option: str = "--points") -> int:
     try:
         value = float(text.replace(",", "."))
     except ValueError:
-        raise click.BadParameter(f"{text!r} is not a number", param_hint="--points") from None
+        raise click.BadParameter(f"{text!r} is not a number", param_hint=option) from None
     if not 0 <= value <= 91:
-        raise click.BadParameter(f"{text} is outside 0-91", param_hint="--points")
+        raise click.BadParameter(f"{text} is outside 0-91", param_hint=option)
     if value * 2 != int(value * 2):
-        raise click.BadParameter(f"{text} is not a whole or half point", param_hint="--points")
+        raise click.BadParameter(f"{text} is not a whole or half point", param_hint=option)
     return int(value * 2)
 
 
@@ -32,31 +33,73 @@ def _poignee(text: str) -> tuple[Side, PoigneeLevel]:
         raise click.BadParameter(str(exc), param_hint="--poignee") from None
 
 
+def _goulash_points(text: str) -> list[int]:
+    return [_half_points(part.strip(), "--goulash") for part in text.split(",")]
+
+
 @click.command()
 @players_option
-@click.option("--contract", required=True, metavar="prise|garde|garde-sans|garde-contre", help="The contract played.")
-@click.option("--oudlers", required=True, type=click.IntRange(0, 3), help="Oudlers the taker's side holds at the end.")
-@click.option("--points", required=True, metavar="X", help="Card points of the taker's side (may end in .5).")
+@click.option("--contract", metavar="prise|garde|garde-sans|garde-contre", help="The contract played (required).")
+@click.option("--oudlers", type=click.IntRange(0, 3), help="Oudlers the taker's side holds at the end (required).")
+@click.option("--points", metavar="X", help="Card points of the taker's side (may end in .5; required).")
 @click.option("--petit-au-bout", "pab", type=click.Choice(["taker", "defence"]),
               help="Side that took the last trick with the Petit in it.")
 @click.option("--poignee", "poignees", multiple=True, metavar="SIDE:LEVEL",
               help="A poignée shown (repeatable): taker|defence : simple|double|triple.")
 @click.option("--chelem", metavar="OUTCOME", help="announced-made, made, announced-failed or defence.")
 @click.option("--alone", is_flag=True, help="5 players: the taker played without a partner.")
+@click.option("--misere", "miseres", multiple=True, type=click.IntRange(1, 5), metavar="SEAT",
+              help="A seat that declared a misère (repeatable, once per misère; needs --variant misere=on): "
+                   "every other seat pays it 10.")
+@click.option("--goulash", metavar="P1,P2,…",
+              help="Score a Goulash instead (everybody passed, the deal played anyway; needs --variant "
+                   "all-pass=goulash): the card points each seat took, in seat order.")
 @variant_option
 @format_option("table", "json")
-def score(players, contract, oudlers, points, pab, poignees, chelem, alone, variants, fmt) -> None:
+def score(players, contract, oudlers, points, pab, poignees, chelem, alone, miseres, goulash, variants, fmt) -> None:
     """Score a finished deal from its summary (scores per seat, with the breakdown)."""
     rules = rules_from(players, variants)
+    misere = miseres_scores([seat - 1 for seat in miseres], rules)
+    if goulash is not None:
+        given = [name for name, value in (("--contract", contract), ("--oudlers", oudlers), ("--points", points),
+                                          ("--petit-au-bout", pab), ("--chelem", chelem)) if value is not None]
+        if given or poignees or alone:
+            raise click.UsageError(f"a Goulash has no taker: {(given or ['--poignee/--alone'])[0]} does not apply")
+        _score_goulash(_goulash_points(goulash), misere, rules, fmt)
+        return
+    for name, value in (("--contract", contract), ("--oudlers", oudlers), ("--points", points)):
+        if value is None:
+            raise click.UsageError(f"Missing option '{name}'.")
     summary = DealSummary(
         contract=Contract.parse(contract), oudlers=oudlers, half_points=_half_points(points),
         petit_au_bout=Side(pab) if pab else None, poignees=tuple(_poignee(p) for p in poignees),
         chelem=Chelem.parse(chelem) if chelem else None, alone=alone)
     result = score_deal(summary, rules)
     if fmt == "json":
-        echo_json({"players": rules.players, "contract": summary.contract.token, **result.as_dict()})
+        echo_json({"players": rules.players, "contract": summary.contract.token, **result.as_dict(),
+                   "misere": misere, "variants": rules.variants()})
     else:
         click.echo(_table(summary, result, rules.players))
+        if miseres:
+            click.echo(_misere_line(misere))
+
+
+def _score_goulash(taken: list[int], misere: list[int], rules, fmt: str) -> None:
+    check_goulash_points(taken, rules)
+    scores = [g + m for g, m in zip(goulash_scores(taken), misere)]
+    if fmt == "json":
+        echo_json({"players": rules.players, "contract": "goulash", "points": [hp / 2 for hp in taken],
+                   "misere": misere, "scores": scores, "variants": rules.variants()})
+        return
+    click.echo(f"Goulash at {rules.players} players: each seat pays every other the points it took")
+    for seat, (hp, total) in enumerate(zip(taken, scores)):
+        click.echo(f"  seat {seat + 1}  took {hp / 2:>4g}  scores {total:+g}")
+    if any(misere):
+        click.echo(_misere_line(misere) + " (included above)")
+
+
+def _misere_line(misere: list[int]) -> str:
+    return "  misères        " + ", ".join(f"seat {s + 1} {m:+d}" for s, m in enumerate(misere))
 
 
 def _signed(n: int) -> str:

@@ -37,7 +37,7 @@ def test_a_poignee_on_a_sure_hand_is_worth_its_bonus_to_every_seat_share():
 
 
 def test_announcing_a_sure_chelem_pays_the_difference():
-    result = compare("chelem", MONSTER, Rules(players=4), Contract.GARDE_SANS, chelem_options(), deals=500, seed=3)
+    result = compare("chelem", MONSTER, Rules(players=4), Contract.GARDE_SANS, chelem_options(Rules(players=4)), deals=500, seed=3)
     by = {a.label: a for a in result.alternatives}
     assert by["announce"].chelem.p == 1.0
     assert result.best.label == "announce"

@@ -1,10 +1,19 @@
 """Rule variants reach the reference engine, the kernels and the commands (RULES.md, "Variants")."""
 
+import json
 import random
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
 
 from analyzer import cards as C
 from analyzer.game import Game, Outcome, Phase
-from analyzer.rules import Rules
+from analyzer.hand import Hand
+from analyzer.odds import simulate_contract
+from analyzer.rules import Contract, Rules
+from cli.main import main
 from tests.randomplay import new_random_game
 
 
@@ -42,3 +51,110 @@ def test_goulash_excuse_stays_with_an_owner_who_wins_no_trick():
         if found == 5:
             break
     assert found == 5
+
+
+# --- the commands ---------------------------------------------------------------------------------
+
+PETIT_SEC = "1 KS QS 7S 5S 3S KH 3H 2H CD 9D 2D KC 4C 3C 2C 6H 7H"
+PETIT_SEC_5 = "1 KS QS 7S 5S 3S KH 3H 2H CD 9D 2D KC 4C 3C"
+NO_TRUMP = "KS QS 7S 5S 3S KH QH 3H 2H CD 9D 2D KC QC 4C 3C 2C 6H"
+ONE_LOSER = "21 20 19 18 17 16 15 14 13 12 11 10 9 8 7 6 EX QS"
+WEAK = "2 5 9 KS 7S 5S 3S 3H 2H 9D 2D 4C 3C 2C 6H 7H 8H 10H"
+
+
+def run(*args):
+    return CliRunner().invoke(main, [*args])
+
+
+def json_of(*args):
+    result = run(*args, "--format", "json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("args", [
+    ["odds", PETIT_SEC], ["bid", PETIT_SEC], ["chelem", PETIT_SEC], ["poignee", PETIT_SEC],
+    ["call", PETIT_SEC_5, "--players", "5"], ["discard", PETIT_SEC, "--chien", "8S 9S 10S 4H 5H 8H"],
+])
+def test_a_petit_sec_hand_is_annulled_in_one_line(args):
+    result = run(*args, "--deals", "20", "--quiet") if args[0] != "discard" else run(*args, "--deals", "20")
+    assert result.exit_code != 0
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "annulled" in lines[0] and "--variant petit-sec=play" in lines[0], result.output
+
+
+def test_petit_sec_play_analyses_a_petit_sec_hand_and_deals_petit_sec_hands():
+    data = json_of("odds", PETIT_SEC, "--deals", "200", "--quiet", "--variant", "petit-sec=play")
+    assert data["deals"] == 200 and data["variants"]["petit-sec"] == "play"
+    rules = Rules(petit_sec="play")
+    rows = simulate_contract(Hand.parse(WEAK), 0, Contract.PRISE, rules, "random", 20000, seed=1)
+    fft = simulate_contract(Hand.parse(WEAK), 0, Contract.PRISE, Rules(), "random", 20000, seed=1)
+    assert not np.array_equal(rows, fft)          # some deals differ: those with a petit sec elsewhere
+
+
+def test_the_chelem_command_offers_a_petit_chelem_and_simulated_takers_announce_it():
+    default = json_of("chelem", ONE_LOSER, "--deals", "100", "--quiet")
+    assert [a["choice"] for a in default["alternatives"]].count("announce a petit chelem") == 0
+    petit = json_of("chelem", ONE_LOSER, "--deals", "100", "--quiet", "--variant", "chelem=petit-chelem")
+    assert "announce a petit chelem" in [a["choice"] for a in petit["alternatives"]]
+    odds_fft = json_of("odds", ONE_LOSER, "--deals", "100", "--quiet")
+    odds_petit = json_of("odds", ONE_LOSER, "--deals", "100", "--quiet", "--variant", "chelem=petit-chelem")
+    by_fft = {c["contract"]: c for c in odds_fft["contracts"]}
+    by_petit = {c["contract"]: c for c in odds_petit["contracts"]}
+    # garde sans: no discard, so the simulated taker holds the one-loser hand and announces +300 / -150
+    assert by_petit["garde-sans"]["expected_score"] != by_fft["garde-sans"]["expected_score"]
+
+
+def test_misere_on_pays_the_declarer_in_the_simulations():
+    off = json_of("odds", NO_TRUMP, "--deals", "300", "--quiet")
+    on = json_of("odds", NO_TRUMP, "--deals", "300", "--quiet", "--variant", "misere=on")
+    for a, b in zip(off["contracts"][2:], on["contracts"][2:]):
+        # without the chien (garde sans, contre) the hand declares its trump misère (+10 from each of 3
+        # seats) on every deal; the others rarely hold one (-10 each); what the misère tells the others
+        # changes the play a little (with the chien, the misère is judged after the discard)
+        assert 20 < b["expected_score"] - a["expected_score"] < 40, (a["contract"], a, b)
+
+
+def test_goulash_values_pass_by_the_goulash_played_out():
+    bids = ("--seat", "4", "--bids", "pass,pass,pass", "--deals", "200", "--quiet", "--no-auction-conditioning")
+    redeal = {o["bid"]: o for o in json_of("bid", WEAK, *bids)["options"]}
+    assert redeal["pass"]["expected_score"] == 0 and redeal["pass"]["se"] == 0
+    goulash = {o["bid"]: o for o in json_of("bid", WEAK, *bids, "--variant", "all-pass=goulash")["options"]}
+    assert goulash["pass"]["se"] > 0 and goulash["pass"]["expected_score"] != 0
+    assert goulash["prise"] == redeal["prise"]           # a taker: the Goulash does not come into it
+
+
+@pytest.mark.parametrize("args", [
+    ["odds", WEAK, "--deals", "20", "--quiet"],
+    ["bid", WEAK, "--deals", "20", "--quiet"],
+    ["chelem", WEAK, "--deals", "20", "--quiet"],
+    ["poignee", ONE_LOSER, "--deals", "20", "--quiet"],
+    ["call", "20 17 15 12 9 6 1 KS 10S 4S QH 6H KD 5D 2C", "--players", "5", "--deals", "20", "--quiet"],
+    ["discard", WEAK, "--chien", "KD 9S 10S 4H 5H 9H", "--deals", "20"],
+    ["score", "--contract", "garde", "--oudlers", "2", "--points", "45"],
+    ["match", "--a", "random", "--b", "heuristic", "--deals", "4"],
+    ["compare-bidding", "--hands", "1", "--deals", "10"],
+])
+def test_every_json_output_states_its_variants(args):
+    data = json_of(*args, "--variant", "petit-au-bout=flat")
+    assert data["variants"] == {**Rules().variants(), "petit-au-bout": "flat"}
+
+
+def test_batch_takes_variants_and_resumes_only_with_the_same(tmp_path):
+    out = tmp_path / "b.csv"
+    assert run("batch", "--deals", "300", "--out", str(out), "--policy", "random", "--quiet").exit_code == 0
+    flat = tmp_path / "flat.csv"
+    result = run("batch", "--deals", "300", "--out", str(flat), "--policy", "random", "--quiet",
+                 "--variant", "petit-au-bout=flat")
+    assert result.exit_code == 0, result.output
+    fft, pab = pd.read_csv(out), pd.read_csv(flat)
+    assert not fft["garde_contre_score"].equals(pab["garde_contre_score"])
+    assert fft["hand"].equals(pab["hand"])
+    (tmp_path / "c.csv.parts").mkdir()
+    (tmp_path / "c.csv.parts" / "settings.json").write_text(json.dumps(
+        {"players": 4, "deals": 300, "seed": 0, "policy": "random", "takers": "first",
+         "contracts": ["prise", "garde", "garde-sans", "garde-contre"], "format": ".csv",
+         "variants": Rules().variants()}))
+    result = run("batch", "--deals", "300", "--out", str(tmp_path / "c.csv"), "--policy", "random", "--quiet",
+                 "--resume", "--variant", "petit-au-bout=flat")
+    assert result.exit_code != 0 and "other settings" in result.output
