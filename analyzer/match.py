@@ -12,14 +12,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyzer.rules import Rules
-from analyzer.runs import PIMC_ROLLOUTS, PIMC_WORLDS, threads
+from analyzer.runs import PIMC_ROLLOUTS, PIMC_WORLDS, POLICY_IDS, threads
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean
 from kernels import match as K
 from kernels.bidding import CHAVEY, TAROTCLUB
-from kernels.playout import HEURISTIC, PIMC, RANDOM
 
-POLICY_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "pimc": PIMC}
 METHOD_IDS = {"chavey": CHAVEY, "tarotclub": TAROTCLUB}
 
 
