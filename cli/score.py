@@ -39,14 +39,15 @@ def _goulash_points(text: str) -> list[int]:
 
 @click.command()
 @players_option
-@click.option("--contract", metavar="prise|garde|garde-sans|garde-contre", help="The contract played (required).")
-@click.option("--oudlers", type=click.IntRange(0, 3), help="Oudlers the taker's side holds at the end (required).")
-@click.option("--points", metavar="X", help="Card points of the taker's side (may end in .5; required).")
+@click.option("--contract", metavar="prise|garde|garde-sans|garde-contre", help="The contract played (required but with --goulash).")
+@click.option("--oudlers", type=click.IntRange(0, 3), help="Oudlers the taker's side holds at the end (required but with --goulash).")
+@click.option("--points", metavar="X", help="Card points of the taker's side (may end in .5; required but with --goulash).")
 @click.option("--petit-au-bout", "pab", type=click.Choice(["taker", "defence"]),
               help="Side that took the last trick with the Petit in it.")
 @click.option("--poignee", "poignees", multiple=True, metavar="SIDE:LEVEL",
               help="A poignée shown (repeatable): taker|defence : simple|double|triple.")
-@click.option("--chelem", metavar="OUTCOME", help="announced-made, made, announced-failed or defence.")
+@click.option("--chelem", metavar="OUTCOME", help="announced-made, made, announced-failed or defence (with "
+              "chelem=petit-chelem also petit-announced-made, petit-announced-failed).")
 @click.option("--alone", is_flag=True, help="5 players: the taker played without a partner.")
 @click.option("--misere", "miseres", multiple=True, type=click.IntRange(1, 5), metavar="SEAT",
               help="A seat that declared a misère (repeatable, once per misère; needs --variant misere=on): "
