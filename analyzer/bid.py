@@ -4,8 +4,9 @@ Deals are drawn with the hand fixed and, unless turned off, conditioned on the e
 earlier seats bid by the bidding model (``analyzer/baselines.py``, TarotClub's count by default), and
 only deals where the model makes exactly the bids that were made are kept.  For each option the later
 seats bid by the model as well, the deal is played by the chosen policy from the actual taker's point
-of view (the hand may end up defending) or thrown in when everybody passed.  Every option is valued
-on the same deals, so their differences are measured precisely.
+of view (the hand may end up defending), or thrown in when everybody passed (played out as a Goulash
+under ``all-pass=goulash``, so that ``pass`` is worth the Goulash's expected score).  Every option is
+valued on the same deals, so their differences are measured precisely.
 """
 
 from __future__ import annotations

@@ -11,6 +11,9 @@ A position is three arrays, so that a kernel can copy it cheaply and many run si
 Rules follow RULES.md and ``analyzer/game.py`` (the reference these kernels are tested against):
 the Excuse's exchange and its last-trick and chelem exceptions, petit au bout (and its chelem
 second-to-last case), poignées, chelems, the 3/5-player half-point rule and the 5-player shares.
+The rule variants come as one small array (``F_*`` flags, built by ``analyzer.simulate.rules_flags``):
+petit au bout and poignée values, petit sec deals kept, the petit chelem, misères (declared by every
+seat holding one, paid at the end) and the Goulash (a deal played with no taker, ``GOULASH``).
 
 Card-play policies are chosen per seat by id: ``RANDOM`` (uniform among legal cards) and
 ``HEURISTIC`` (``kernels/heuristic.py``).  Randomness comes from an explicit SplitMix64 state.
