@@ -158,3 +158,34 @@ def test_batch_takes_variants_and_resumes_only_with_the_same(tmp_path):
     result = run("batch", "--deals", "300", "--out", str(tmp_path / "c.csv"), "--policy", "random", "--quiet",
                  "--resume", "--variant", "petit-au-bout=flat")
     assert result.exit_code != 0 and "other settings" in result.output
+
+
+def test_score_scores_a_goulash_and_misères():
+    data = json_of("score", "--goulash", "20,30,25,13", "--variant", "all-pass=goulash", "--variant", "misere=on",
+                   "--misere", "2")
+    # 88 points taken (a 6-card chien of 3 points counts for nobody): seat i scores 88 - 4 x its points
+    assert data["scores"] == [8 - 10, -32 + 30, -12 - 10, 36 - 10]
+    assert data["misere"] == [-10, 30, -10, -10]
+    five = json_of("score", "--players", "5", "--goulash", "20,30,10,12.5,5", "--variant", "all-pass=goulash")
+    assert five["scores"] == [-22.5, -72.5, 27.5, 15, 52.5] and sum(five["scores"]) == 0
+    made = json_of("score", "--contract", "garde", "--oudlers", "2", "--points", "45", "--variant", "misere=on",
+                   "--misere", "3", "--misere", "3")
+    assert made["taker"] == 174 and made["misere"] == [-20, -20, 60, -20]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--goulash", "20,30,25,13"], "all-pass=goulash"),
+    (["--goulash", "20,30,25,14", "--variant", "all-pass=goulash"], "add up to 89"),
+    (["--goulash", "20,30,25", "--variant", "all-pass=goulash"], "each of the 4 seats"),
+    (["--goulash", "20,30,25,13", "--contract", "garde", "--variant", "all-pass=goulash"], "--contract"),
+    (["--contract", "garde", "--oudlers", "2", "--points", "45", "--misere", "2"], "misere=on"),
+    (["--contract", "garde", "--oudlers", "2", "--points", "45", "--misere", "5", "--variant", "misere=on"],
+     "seat 5"),
+    (["--contract", "garde", "--oudlers", "2", "--points", "45", "--variant", "misere=on"] + ["--misere", "1"] * 3,
+     "two kinds"),
+    (["--oudlers", "2", "--points", "45"], "--contract"),
+])
+def test_score_refuses_an_impossible_goulash_or_misère_in_one_line(args, words):
+    result = run("score", *args)
+    assert result.exit_code != 0
+    assert len(result.output.strip().splitlines()) == 1 and words in result.output, result.output
