@@ -21,7 +21,9 @@ Principles, each a function below:
   the Petit is kept for the last trick ("au bout") and never led into danger;
 * following: pile points ("charger") on a trick the partner is sure to win, keep low cards when an
   opponent wins, win cheaply when a card is sure to hold, save the Petit under a partner's winning
-  trump or when it is sure to win, and do not spend the 21 on an empty trick.
+  trump or when it is sure to win, and do not spend the 21 on an empty trick;
+* in a Goulash (variant all-pass=goulash, no taker) every point taken is paid: ``goulash_card``
+  ducks under the trick and sheds points on it.
 """
 
 from __future__ import annotations
@@ -361,3 +363,39 @@ def heuristic_card(players, seat, taker, allies, hand_t, legal_s, legal_t, trick
                            out_s, out_t, excl_s, excl_t, tricks_left)
     return choose_follow(players, seat, others_s, others_t, trick_len, led, best, best_seat, points,
                          allies, out_s, out_t, excl_s, excl_t)
+
+
+@njit(cache=True)
+def goulash_card(legal_s, legal_t, led, best, tricks_left):
+    """The card the heuristic plays in a Goulash (no taker: every seat pays the points it takes, so it
+    takes as few as it can).  Following, it sheds its most valuable card that does not beat the trick;
+    when every card would win, the Excuse (it never wins a trick) if held, else its highest card, which
+    would have won a later trick anyway.  Leading, its cheapest card.  The Excuse goes before the last
+    trick, where it would win every card in it."""
+    excuse = legal_t & EXCUSE_MASK != ZERO
+    others_t = legal_t & ~EXCUSE_MASK
+    if legal_s == ZERO and others_t == ZERO:
+        return EXCUSE_ID
+    if excuse and tricks_left <= 2:
+        return EXCUSE_ID
+    if led == -1:
+        return lowest_value_card(legal_s, others_t)
+    duck = NO_CARD
+    duck_key = -1
+    top = NO_CARD
+    for word in range(2):
+        x = legal_s if word == 0 else others_t
+        while x != ZERO:
+            b = lowest_bit(x)
+            x &= x - ONE
+            c = b if word == 0 else FIRST_TRUMP_ID + b
+            if beats(c, best, led):
+                if top == NO_CARD or beats(c, top, led):
+                    top = c
+            else:
+                key = HALF_POINTS[c] * 100 + (c % 14 if c < FIRST_TRUMP_ID else c - FIRST_TRUMP_ID)
+                if key > duck_key:
+                    duck, duck_key = c, key
+    if duck != NO_CARD:
+        return duck
+    return EXCUSE_ID if excuse else top

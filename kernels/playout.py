@@ -28,7 +28,7 @@ from kernels.declarations import (POIGNEE_THRESHOLDS, announce_chelem, call_card
                                   poignee_to_show)
 from kernels.discard import heuristic_discard
 from kernels.heuristic import (ALL_TRUMPS, EXCUSE_ID, EXCUSE_MASK, FIRST_TRUMP_ID, HALF_POINTS, ONE, PETIT_ID,
-                               TWENTY_ONE_ID, ZERO, heuristic_card, lowest_bit, popcount, suit_bits)
+                               TWENTY_ONE_ID, ZERO, goulash_card, heuristic_card, lowest_bit, popcount, suit_bits)
 from kernels.worlds import splitmix64
 
 RANDOM = 0
@@ -624,7 +624,9 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
             if policy == NOISY:
                 state, z = splitmix64(state)
                 policy = RANDOM if z & np.uint64(7) == ZERO else HEURISTIC
-            if policy == HEURISTIC:
+            if policy == HEURISTIC and goulash:
+                card = goulash_card(legal_s, legal_t, led, best, n_tricks - trick)
+            elif policy == HEURISTIC:
                 out_s = in_hands_s & ~hand_s
                 out_t = in_hands_t & ~hand_t
                 if not (taker_knows_aside and seat == taker):

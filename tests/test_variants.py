@@ -13,6 +13,8 @@ from analyzer.game import Game, Outcome, Phase
 from analyzer.hand import Hand
 from analyzer.odds import simulate_contract
 from analyzer.rules import Contract, Rules
+from analyzer.sampling import sample_deals
+from analyzer.simulate import POLICIES, play_deals
 from cli.main import main
 from tests.randomplay import new_random_game
 
@@ -189,3 +191,16 @@ def test_score_refuses_an_impossible_goulash_or_misère_in_one_line(args, words)
     result = run("score", *args)
     assert result.exit_code != 0
     assert len(result.output.strip().splitlines()) == 1 and words in result.output, result.output
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_heuristic_plays_a_goulash_to_take_few_points(players):
+    """In a Goulash every point taken is paid: against random seats, one heuristic seat does much
+    better than a random one on the same deals and streams (measured: +16 to +17 per deal, se < 0.8)."""
+    rules = Rules(players=players, all_pass="goulash")
+    places = sample_deals(players, 2000, seed=3)
+    policies = np.full((2000, players), POLICIES["random"])
+    base = play_deals(places, -1, 0, rules, policies, seed=1)
+    policies[:, 0] = POLICIES["heuristic"]
+    gain = play_deals(places, -1, 0, rules, policies, seed=1)["score_1"] - base["score_1"]
+    assert gain.mean() - 4 * gain.std() / np.sqrt(len(gain)) > 8
