@@ -15,7 +15,7 @@ from pathlib import Path
 
 from analyzer import cards as C
 from analyzer.notation import format_cards
-from analyzer.records.record import Record, RecordError
+from analyzer.records.record import UNKNOWN_CARD, Record, RecordError
 from analyzer.records.result import result_from_json
 from analyzer.records.text import format_record, parse_records
 
@@ -31,7 +31,7 @@ def record_to_json(rec: Record) -> dict:
         "hands": {str(s + 1): format_cards(rec.hands[s]) for s in sorted(rec.hands)},
         "chien": None if rec.chien is None else format_cards(rec.chien),
         "auction": None if rec.auction is None else list(rec.auction),
-        "call": None if rec.call is None else C.TOKENS[rec.call],
+        "call": None if rec.call is None else "?" if rec.call == UNKNOWN_CARD else C.TOKENS[rec.call],
         "discard": None if rec.discard is None else format_cards(rec.discard),
         "chelem": {None: False, "chelem": True}.get(rec.chelem, rec.chelem),
         "poignees": [{"seat": s + 1, "cards": format_cards(m)} for s, m in rec.poignees],

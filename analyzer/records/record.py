@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from analyzer.records.replay import Replay
 
 UNKNOWN_BID = "?"
+UNKNOWN_CARD = -1          # a called card not recorded (written ?)
 BID_TOKENS = ("pass", "prise", "garde", "garde-sans", "garde-contre")
 PHASES = ("bid", "call", "discard", "chelem", "poignee", "misere", "card")
 
@@ -49,6 +50,7 @@ class Record:
 
     ``hands`` maps seat (0-based) to the hand as dealt, for the seats the record gives; ``auction`` is
     one token per seat from seat 1 (``pass``, a contract token, or ``?`` for a bid not recorded);
+    ``call`` the called card (``UNKNOWN_CARD`` when not recorded: the partner then stays unknown);
     ``chelem`` is None, ``"chelem"`` or ``"petit-chelem"``; ``poignees`` are (seat, mask of the cards
     shown); ``miseres`` (seat, ``trumps``/``honours``); ``tricks`` the cards of each trick in play
     order from its leader (the last one may be incomplete); ``result`` the fields of the ``Result``

@@ -27,7 +27,7 @@ from analyzer.hand import Deal, Hand
 from analyzer.knowledge import SeatView, seat_view
 from analyzer.notation import format_cards
 from analyzer.play import highest_trump, led_suit, legal_cards, trick_winner
-from analyzer.records.record import UNKNOWN_BID, Decision, Record, RecordError
+from analyzer.records.record import UNKNOWN_BID, UNKNOWN_CARD, Decision, Record, RecordError
 from analyzer.records.result import computed_result, result_differences
 from analyzer.rules import Contract, Rules
 
@@ -195,7 +195,7 @@ class PartialTable:
             best = max(b for b in self.bids if b is not None)
             self.taker, self.contract = self.bids.index(best), best
             self.to_act = self.taker
-            self.phase = Phase.CALL if self.rules.players == 5 else self._after_call()
+            self.phase = Phase.CALL if self.rules.players == 5 else self.after_call()
 
     def call(self, card: int) -> None:
         hand = self.hands[self.taker]
@@ -205,9 +205,9 @@ class PartialTable:
         if card not in allowed:
             raise TarotError(f"{C.TOKENS[card]} may not be called (call one of {' '.join(C.TOKENS[c] for c in allowed)})")
         self.called_card = card
-        self.phase = self._after_call()
+        self.phase = self.after_call()
 
-    def _after_call(self) -> Phase:
+    def after_call(self) -> Phase:
         return Phase.DISCARD if self.contract.chien_shown else Phase.DECLARE
 
     def make_discard(self, discard: int | None) -> None:
@@ -383,8 +383,14 @@ class Replay:
         return out
 
 
+def _past_auction(rec: Record) -> bool:
+    return bool(rec.call is not None or rec.discard is not None or rec.chelem or rec.poignees or rec.miseres
+                or rec.tricks is not None)
+
+
 def _new_engine(rec: Record, rules: Rules, dealt, chien):
-    if all(h is not None for h in dealt) and chien is not None:
+    call_unknown = rec.call == UNKNOWN_CARD
+    if all(h is not None for h in dealt) and chien is not None and not call_unknown:
         game = Game.new(Deal(tuple(Hand(h) for h in dealt), Hand(chien)), rules)
         if game.phase is Phase.DONE and rec.auction:
             seat = game.deal.petit_sec_seat()
@@ -470,8 +476,7 @@ def _drive(rec: Record, engine, discard: int | None = None, stop_after: int | No
 def _drive_actions(rec: Record, engine, discard, act) -> None:
     P = rec.players
     src = rec.source
-    later = rec.call is not None or rec.discard is not None or rec.chelem or rec.poignees or rec.miseres \
-        or rec.tricks is not None
+    later = _past_auction(rec)
     auction_line = _where(rec, "Auction")
     if engine.phase is Phase.DONE:                          # annulled by a petit sec
         if later:
@@ -502,10 +507,13 @@ def _drive_actions(rec: Record, engine, discard, act) -> None:
                 raise RecordError("at 5 players the taker calls a card (a Call tag) before the rest of the deal",
                                   auction_line, "Auction", src)
             return
-        act(taker, "call", C.TOKENS[rec.call], _where(rec, "Call"), C.TOKENS[rec.call],
-            lambda: engine.call(rec.call))
+        if rec.call == UNKNOWN_CARD:
+            act(taker, "call", "?", _where(rec, "Call"), "?", lambda: setattr(engine, "phase", engine.after_call()))
+        else:
+            act(taker, "call", C.TOKENS[rec.call], _where(rec, "Call"), C.TOKENS[rec.call],
+                lambda: engine.call(rec.call))
     elif rec.call is not None:
-        raise RecordError("a Call with no taker", _where(rec, "Call"), C.TOKENS[rec.call], src)
+        raise RecordError("a Call with no taker", _where(rec, "Call"), "Call", src)
     declarations = rec.chelem or rec.poignees or rec.miseres or rec.tricks is not None
     if engine.phase is Phase.DISCARD:
         if discard is None and isinstance(engine, Game):

@@ -15,7 +15,7 @@ import re
 from analyzer import cards as C
 from analyzer.errors import TarotError
 from analyzer.notation import format_cards, parse_card, parse_cards, split_tokens
-from analyzer.records.record import BID_TOKENS, UNKNOWN_BID, Record, RecordError
+from analyzer.records.record import BID_TOKENS, UNKNOWN_BID, UNKNOWN_CARD, Record, RecordError
 from analyzer.records.result import format_result, parse_result
 from analyzer.rules import CHIEN_SIZE, HAND_SIZE, VARIANTS, Contract
 
@@ -192,8 +192,8 @@ def _apply_tag(rec: Record, name: str, value: str, number: int) -> None:
             raise RecordError(f"a card is called only at 5 players, not {P}", number, value, src)
         tokens = split_tokens(value)
         if len(tokens) != 1:
-            raise RecordError("Call names one card", number, value, src)
-        rec.call = parse_card(tokens[0])
+            raise RecordError("Call names one card (or ? when it was not recorded)", number, value, src)
+        rec.call = UNKNOWN_CARD if tokens[0] == "?" else parse_card(tokens[0])
     elif name == "Discard":
         rec.discard = _cards(value, "the discard", CHIEN_SIZE[P], P, number, src)
     elif name == "Chelem":
@@ -246,7 +246,7 @@ def format_record(rec: Record) -> str:
     if rec.auction is not None:
         lines.append(f'[Auction "{" ".join(rec.auction)}"]')
     if rec.call is not None:
-        lines.append(f'[Call "{C.TOKENS[rec.call]}"]')
+        lines.append(f'[Call "{"?" if rec.call == UNKNOWN_CARD else C.TOKENS[rec.call]}"]')
     if rec.discard is not None:
         lines.append(f'[Discard "{format_cards(rec.discard)}"]')
     if rec.chelem is not None:
