@@ -76,8 +76,8 @@ def _check_places(rec: Record) -> None:
             placed[card] = what
 
 
-def _played_by(rec: Record, rules: Rules) -> list[int] | None:
-    """Cards each seat played, when the play is complete and legal enough to follow (else None)."""
+def played_by(rec: Record, rules: Rules) -> list[int] | None:
+    """Cards each seat played, when the play is complete (else None); the leaders follow the trick winners."""
     P = rules.players
     if rec.tricks is None or len(rec.tricks) != rules.tricks or any(len(t) != P for t in rec.tricks):
         return None
@@ -110,7 +110,7 @@ def determine_places(rec: Record, rules: Rules) -> tuple[list[int | None], int |
     hands: list[int | None] = [rec.hands.get(s) for s in range(P)]
     chien, discard = rec.chien, rec.discard
     taker, contract = _taker(rec), _contract(rec)
-    played = _played_by(rec, rules)
+    played = played_by(rec, rules)
     if played is not None and taker is not None:
         unplayed = C.ALL_CARDS & ~C.mask_of(c for t in rec.tricks for c in t)
         for s in range(P):

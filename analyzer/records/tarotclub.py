@@ -9,7 +9,7 @@ play order from the trick's leader.  Cards are ``NN-S``: suit cards ``01-S`` …
 
 Seat 1 is the ``first_trick_lead`` place (the first to speak and to lead).  What the log does not
 hold is inferred where the deal determines it: the hands (from the play and the chien), the seat
-that showed the defence's poignée (the one that played those trumps), the bids after the taker's
+that showed the defence's poignée (the one that played those trumps: a poignée's cards stay in the hand and are all played), the bids after the taker's
 (passes); the bids before it are written ``?``; the 5-player called card is inferred when the taker's
 hand and the first lead leave a single legal call, and otherwise left out.  Each inference or gap is
 returned as a note.
@@ -24,7 +24,7 @@ from pathlib import Path
 from analyzer import cards as C
 from analyzer.game import legal_calls
 from analyzer.records.record import UNKNOWN_BID, UNKNOWN_CARD, Record, RecordError
-from analyzer.records.replay import determine_places
+from analyzer.records.replay import played_by, determine_places
 
 PLACES = ("south", "east", "north", "west", "fifth")
 CONTRACTS = {"take": "prise", "guard": "garde", "guard without": "garde-sans", "guard against": "garde-contre",
@@ -103,20 +103,21 @@ def tarotclub_record(data: dict, source: str = "") -> tuple[Record, list[str]]:
     taker = seat_of[taker_place]
     rec.auction = [UNKNOWN_BID] * taker + [contract] + ["pass"] * (players - taker - 1)
     if taker:
-        notes.append(f"TarotClub records only the taker's bid: the bids of seats 1-{taker} are written ?")
+        before = "seat 1" if taker == 1 else f"seats 1-{taker}"
+        notes.append(f"TarotClub records only the taker's bid: the bids before it ({before}) are written ?")
     if info.get("dog"):
         rec.chien = C.mask_of(tarotclub_cards(info["dog"], source))
     if info.get("slam"):
         rec.chelem = "chelem"
     rec.tricks = [tarotclub_cards(t, source) for t in data.get("tricks", []) if str(t).strip()]
     dealt, _, _ = determine_places(rec, rec.rules)
+    played = played_by(rec, rec.rules) or [0] * players
     for key, who in (("attack_handle", "taker's side"), ("defense_handle", "defence")):
         shown = C.mask_of(tarotclub_cards(info.get(key) or "", source))
         if shown:
-            holder = next((s for s, h in enumerate(dealt) if h is not None and shown & ~h == 0), None)
+            holder = next((s for s in range(players) if shown & ~played[s] == 0), None)
             if holder is None:
-                holder = taker
-                notes.append(f"the {who}'s poignée could not be placed in one hand: given to the taker")
+                raise RecordError(f"the {who}'s poignée was not played by one seat", None, info.get(key), source)
             rec.poignees.append((holder, shown))
     if players == 5:
         _infer_call(rec, dealt, taker, notes)
