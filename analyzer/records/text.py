@@ -53,7 +53,7 @@ def parse_records(text: str, source: str = "") -> list[Record]:
     chunks: list[dict] = []
     current: dict | None = None
     blank_before = False
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.split("\n"), start=1):      # not splitlines: tag values may hold U+2028
         line = raw.strip()
         if not line:
             blank_before = True
