@@ -5,6 +5,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from analyzer import cards as C
+
 from analyzer.records import load_records, parse_any
 from cli.main import main
 
@@ -90,3 +92,33 @@ def test_import_rejects_a_bad_card(tmp_path):
     r = run("record", "import", bad, "--from", "tarotclub")
     assert r.exit_code == 1
     assert r.output.strip() == f"Error: {bad} '15-D': no such TarotClub card"
+
+
+def _tarotclub_card(card):
+    """A card in TarotClub's NN-S notation (for writing a log in the test)."""
+    if card == C.EXCUSE:
+        return "00-T"
+    if C.is_trump(card):
+        return f"{C.rank_of(card):02d}-T"
+    return f"{C.rank_of(card):02d}-{'SHDC'[C.suit_of(card)]}"
+
+
+def test_import_a_five_player_deal_leaves_an_undetermined_call_out(tmp_path):
+    rec = load_records(DATA / "five-players.txt")[0]
+    places = ["North", "West", "Fifth", "South", "East"]      # seat 1 is North, then anti-clockwise
+    log = {"version": 3, "deal_info": {
+        "number_of_players": 5, "taker": "West", "contract": "Take", "slam": False, "first_trick_lead": "North",
+        "dog": ";".join(_tarotclub_card(c) for c in C.cards_of(rec.chien)), "attack_handle": "",
+        "defense_handle": ";".join(_tarotclub_card(c) for c in C.cards_of(rec.poignees[0][1]))},
+        "tricks": [";".join(_tarotclub_card(c) for c in t) for t in rec.tricks]}
+    assert places[1] == log["deal_info"]["taker"]
+    path = tmp_path / "five.json"
+    path.write_text(json.dumps(log), encoding="utf-8")
+    r = run("record", "import", path, "--from", "tarotclub")
+    assert r.exit_code == 0, r.output
+    assert ("# TarotClub does not record the called card, and the deal does not determine it (one of KS KD KC): "
+            "written ?, so the partner and the scores stay unknown") in r.output
+    imported = parse_any(r.output)[0].check()
+    assert imported.poignees == rec.poignees                  # the defence's poignée placed with seat 3
+    assert imported.tricks == rec.tricks and imported.dealt == rec.dealt
+    assert imported.computed_result() is None
