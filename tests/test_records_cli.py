@@ -122,3 +122,25 @@ def test_import_a_five_player_deal_leaves_an_undetermined_call_out(tmp_path):
     assert imported.poignees == rec.poignees                  # the defence's poignée placed with seat 3
     assert imported.tricks == rec.tricks and imported.dealt == rec.dealt
     assert imported.computed_result() is None
+
+
+def test_the_readme_example_runs():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Deal records", 1)[1].split("```text\n", 1)[1].split("```", 1)[0].splitlines()
+    command, expected = block[0], block[1]
+    assert command.startswith("tarot-analyzer record check ")
+    r = run(*command.split()[1:])
+    assert r.exit_code == 0 and r.output.strip() == expected
+
+
+def test_the_documented_example_is_the_shipped_record():
+    doc = (ROOT / "docs" / "records.md").read_text(encoding="utf-8")
+    example = doc.split("## A complete example", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    rec = parse_any(example)[0].check()
+    assert rec == load_records(DATA / "four-players.txt")[0]
+
+
+def test_the_api_is_exported_from_analyzer():
+    import analyzer
+    assert analyzer.load_records(DATA / "three-players.txt")[0].players == 3
+    assert analyzer.Record is type(load_records(DATA / "three-players.txt")[0])
