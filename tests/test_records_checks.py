@@ -54,6 +54,8 @@ CASES = {
     "play after everybody passed": (FOUR, "garde pass pass pass", "pass pass pass pass",
                                     "line 14 'pass pass pass pass': everybody passed: the deal is thrown in and "
                                     "nothing follows"),
+    "no auction": (FOUR, '[Auction "garde pass pass pass"]\n', "",
+                   "line 5 'Players': the record has no Auction: the bids come before the rest of the deal"),
     # the discard
     "King discarded": (FOUR, '[Discard "5H QD', '[Discard "KH QD',
                        "line 15 'KH QD JD 8D 4D 1D': a King may not be discarded: KH"),

@@ -82,7 +82,8 @@ class Record:
 
     @cached_property
     def replay(self) -> "Replay":
-        """The checked replay (raises ``RecordError`` on the first rule broken)."""
+        """The checked replay (raises ``RecordError`` on the first rule broken).  Computed once: to change
+        a checked record, make a new one (``dataclasses.replace``)."""
         from analyzer.records.replay import replay
         return replay(self)
 

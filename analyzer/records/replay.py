@@ -491,6 +491,9 @@ def _drive_actions(rec: Record, engine, discard, act) -> None:
         contract = None if tok in ("pass", UNKNOWN_BID) else Contract.parse(tok)
         act(seat, "bid", tok, auction_line, tok, lambda c=contract: engine.bid(c))
     if engine.phase is Phase.BIDDING:
+        if later and rec.auction is None:
+            raise RecordError("the record has no Auction: the bids come before the rest of the deal",
+                              _where(rec, "Players"), "Players", src)
         if later:
             raise RecordError(f"the auction has {len(bids)} bids: every seat speaks before the rest of the deal",
                               auction_line, "Auction", src)
