@@ -35,12 +35,14 @@ def test_play_records_recheck_clean(players, tmp_path):
     assert check.exit_code == 0 and len(check.output.splitlines()) == 60
 
 
-def test_same_seed_same_records_whatever_the_jobs():
-    one = run("play", "--players", 4, "--deals", 40, "--seed", 9, "--jobs", 1, "--quiet")
-    two = run("play", "--players", 4, "--deals", 40, "--seed", 9, "--jobs", 2, "--quiet")
+@pytest.mark.parametrize("policy, deals", [("heuristic", 40), ("pimc", 3)])
+def test_same_seed_same_records_whatever_the_jobs(policy, deals):
+    common = ("play", "--players", 4, "--deals", deals, "--seed", 9, "--policy", policy, "--worlds", 4, "--quiet")
+    one = run(*common, "--jobs", 1)
+    two = run(*common, "--jobs", 2)
     assert one.exit_code == 0 and one.output == two.output
-    other = run("play", "--players", 4, "--deals", 40, "--seed", 10, "--quiet")
-    assert other.output != one.output
+    other = run(*common[:6], 10, *common[7:])
+    assert other.exit_code == 0 and other.output != one.output
 
 
 def test_pimc_play_and_json_output():

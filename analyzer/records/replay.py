@@ -200,8 +200,8 @@ class PartialTable:
     def call(self, card: int) -> None:
         hand = self.hands[self.taker]
         allowed = legal_calls(hand) if hand is not None else [C.suit_card(s, C.KING) for s in range(4)]
-        if hand is None and C.rank_of(card) != C.KING and C.is_suit_card(card):
-            allowed = [card]          # a lower rank is legal when the taker holds the four Kings: unknown here
+        if hand is None and C.is_suit_card(card) and C.rank_of(card) >= C.JACK:
+            allowed = [card]          # a Queen … is legal if the taker holds the four Kings: unknown here
         if card not in allowed:
             raise TarotError(f"{C.TOKENS[card]} may not be called (call one of {' '.join(C.TOKENS[c] for c in allowed)})")
         self.called_card = card

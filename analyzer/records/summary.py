@@ -12,7 +12,7 @@ def record_summary(rec: Record) -> dict:
     rp = rec.replay
     engine = rp.game
     out: dict = {"players": rec.players, "taker": None, "contract": None, "called": None, "partner": None,
-                 "made": None, "by": None, "scores": None, "stops": _stops(engine),
+                 "made": None, "by": None, "scores": None, "outcome": None, "stops": _stops(engine),
                  "known_seats": [s + 1 for s in rec.known_seats]}
     if engine.taker is not None:
         out["taker"], out["contract"] = engine.taker + 1, engine.contract.token

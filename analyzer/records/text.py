@@ -172,7 +172,7 @@ def _apply_tag(rec: Record, name: str, value: str, number: int) -> None:
             if not sep or key not in VARIANTS:
                 raise RecordError(f"unknown variant (known: {', '.join(VARIANTS)})", number, item, src)
             rec.variants[key] = val
-        rec.rules  # noqa: B018 (validates the values)
+        _ = rec.rules                                   # validates the values
     elif re.fullmatch(r"Hand[1-9]", name):
         seat = int(name[4:])
         if seat > P:
