@@ -144,3 +144,17 @@ def test_the_api_is_exported_from_analyzer():
     import analyzer
     assert analyzer.load_records(DATA / "three-players.txt")[0].players == 3
     assert analyzer.Record is type(load_records(DATA / "three-players.txt")[0])
+
+
+def test_import_and_check_a_deal_everybody_passed(tmp_path):
+    data = json.loads(TAROTCLUB.read_text(encoding="utf-8"))
+    data["deal_info"]["contract"] = "Pass"
+    data["tricks"] = []
+    log = tmp_path / "pass.json"
+    log.write_text(json.dumps(data), encoding="utf-8")
+    imported = run("record", "import", log, "--from", "tarotclub")
+    assert imported.exit_code == 0, imported.output
+    record = tmp_path / "pass.txt"
+    record.write_text(imported.output, encoding="utf-8")
+    r = run("record", "check", record)
+    assert r.exit_code == 0 and r.output == f"{record} #1: 4 players; everybody passed (thrown in); no hand known\n"

@@ -22,6 +22,8 @@ def record_summary(rec: Record) -> dict:
         out["called"] = C.TOKENS[engine.called_card]
         if isinstance(engine, Game):
             out["partner"] = None if engine.partner is None else engine.partner + 1
+    if engine.phase is Phase.DONE and engine.taker is None:
+        out["outcome"] = "goulash" if rec.rules.all_pass == "goulash" else "thrown-in"
     if rp.result is not None:
         out["outcome"] = rp.result.get("outcome", "played")
         out["made"], out["by"] = rp.result.get("made"), rp.result.get("by")
@@ -32,7 +34,7 @@ def record_summary(rec: Record) -> dict:
 def _stops(engine) -> str | None:
     """Where an unfinished record stops (None when the deal is over)."""
     if engine.phase is Phase.DONE:
-        return None if isinstance(engine, Game) or engine.taker is None else "end of play (scores unknown)"
+        return None if isinstance(engine, Game) or engine.taker is None else "end of play (the scores are unknown)"
     if engine.phase is Phase.BIDDING:
         return f"auction, after {len(engine.bids)} bids"
     if engine.phase is Phase.CALL:
@@ -52,7 +54,8 @@ def _signed(v) -> str:
 def summary_line(summary: dict) -> str:
     parts = [f"{summary['players']} players"]
     if summary["taker"] is None:
-        parts.append("everybody passed (thrown in)" if summary.get("outcome") == "thrown-in" else "no taker yet")
+        parts.append({"thrown-in": "everybody passed (thrown in)", "goulash": "everybody passed (Goulash)"}.get(
+            summary["outcome"], "no taker yet"))
     else:
         taker = f"seat {summary['taker']} {summary['contract']}"
         if summary["called"]:
@@ -66,6 +69,8 @@ def summary_line(summary: dict) -> str:
         parts.append("scores " + " ".join(_signed(s) for s in summary["scores"]))
     if summary["stops"]:
         parts.append(f"stops: {summary['stops']}")
-    if len(summary["known_seats"]) < summary["players"]:
+    if not summary["known_seats"]:
+        parts.append("no hand known")
+    elif len(summary["known_seats"]) < summary["players"]:
         parts.append("known hands: seat " + ", ".join(map(str, summary["known_seats"])))
     return "; ".join(parts)
