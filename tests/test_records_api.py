@@ -166,6 +166,13 @@ def test_several_records_per_file_and_blank_lines():
     assert len(glued) == 2
 
 
+def test_the_result_may_stand_before_the_play():
+    four = (DATA / "four-players.txt").read_text(encoding="utf-8")
+    result = four[four.index("[Result"):]
+    moved = four.replace(result, "").replace("[Play]", result + "[Play]")
+    assert parse_records(moved)[0].check() == load_records(DATA / "four-players.txt")[0]
+
+
 def test_a_thrown_in_deal():
     rec = parse_records('[Players "3"]\n[Auction "pass pass pass"]\n')[0].check()
     assert rec.computed_result() is None                               # the hands are not given

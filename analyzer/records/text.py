@@ -64,16 +64,17 @@ def parse_records(text: str, source: str = "") -> list[Record]:
         if tag:
             name = _canonical_tag(tag.group(1))
             if current is None or _starts_new_record(current, name, blank_before):
-                current = {"tags": [], "play": None, "start": number}
+                current = {"tags": [], "play": None, "start": number, "play_closed": False}
                 chunks.append(current)
             current["tags"].append((name, _unescape(tag.group(2)), number))
+            current["play_closed"] = current["play"] is not None
         elif _PLAY.match(line):
             if current is None:
                 raise RecordError("[Play] before any tag: a record starts with its tags", number, line, source)
             if current["play"] is not None:
                 raise RecordError("a second [Play] section in one record", number, line, source)
             current["play"] = []
-        elif current is not None and current["play"] is not None and not _has_tag(current, "Result"):
+        elif current is not None and current["play"] is not None and not current["play_closed"]:
             current["play"].append((line, number))
         else:
             raise RecordError('expected a tag pair [Name "value"] or [Play]', number, line, source)
