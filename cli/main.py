@@ -14,6 +14,8 @@ from cli.advice import bid, call, chelem, compare_bidding, discard, odds, poigne
 from cli.batch import batch
 from cli.bench import bench
 from cli.match import match
+from cli.play import play
+from cli.record import record
 from cli.score import score
 from cli.summarize import summarize
 
@@ -68,4 +70,6 @@ main.add_command(odds)
 main.add_command(poignee)
 main.add_command(match)
 main.add_command(score)
+main.add_command(play)
+main.add_command(record)
 main.add_command(summarize)
