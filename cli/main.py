@@ -11,6 +11,7 @@ from analyzer import __version__
 from analyzer.errors import TarotError
 from analyzer.runs import PrecisionNotReached
 from cli.advice import bid, call, chelem, compare_bidding, discard, odds, poignee
+from cli.analyze import analyze
 from cli.batch import batch
 from cli.bench import bench
 from cli.match import match
@@ -59,6 +60,7 @@ def main() -> None:
     """
 
 
+main.add_command(analyze)
 main.add_command(batch)
 main.add_command(bench)
 main.add_command(bid)

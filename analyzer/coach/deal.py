@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from analyzer.coach.cards import judge_card
+from analyzer.coach.cards import WORLDS, judge_card
 from analyzer.coach.decisions import judge_before_play
 from analyzer.coach.verdicts import Decision
 from analyzer.notation import parse_card
@@ -97,4 +97,4 @@ def analyze_record(record, seats: Iterable[int] | None, settings: Settings, inde
             out.append(judge_before_play(game, d, own))
         if progress:
             progress(k + 1, len(todo))
-    return DealReport(index, record.players, out, settings.policy, settings.deals or 0)
+    return DealReport(index, record.players, out, settings.policy, settings.deals or WORLDS)
