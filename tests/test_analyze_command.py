@@ -85,3 +85,20 @@ def test_bad_options_give_one_line(args, needle):
 def test_a_missing_file_is_named():
     result = run("no-such-file.txt")
     assert result.exit_code != 0 and "no-such-file.txt" in result.output
+
+
+def test_a_record_of_one_seat_is_judged_from_that_seat_without_hindsight():
+    result = run(str(DATA / "one-seat.txt"), *FAST, "--format", "json")
+    assert result.exit_code == 0, result.output
+    decisions = json.loads(result.output)["deals"][0]["decisions"]
+    assert {d["seat"] for d in decisions} == {2}
+    cards = [d for d in decisions if d["phase"] == "card"]
+    assert len(cards) == 9 and all(d["hindsight_best"] is None for d in cards)
+    other = run(str(DATA / "one-seat.txt"), "--seat", "1", "--quiet")
+    assert other.exit_code == 2 and "seat(s) 2 only" in other.output
+
+
+def test_a_partial_record_is_judged_as_far_as_it_goes():
+    result = run(str(DATA / "partial.txt"), *FAST, "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["deals"][0]["decisions"]
