@@ -38,8 +38,13 @@ def rules_from(players: str, variants: tuple[str, ...]) -> Rules:
         raise click.BadParameter(str(exc), param_hint="--variant") from None
 
 
+def json_text(obj) -> str:
+    """``obj`` as indented JSON text."""
+    return json.dumps(obj, ensure_ascii=False, indent=2)
+
+
 def echo_json(obj) -> None:
-    click.echo(json.dumps(obj, ensure_ascii=False, indent=2))
+    click.echo(json_text(obj))
 
 
 def _finite(ctx, param, value):

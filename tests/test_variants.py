@@ -12,6 +12,7 @@ from analyzer import cards as C
 from analyzer.game import Game, Outcome, Phase
 from analyzer.hand import Hand
 from analyzer.odds import simulate_contract
+from analyzer.records.simulate import simulate_records
 from analyzer.rules import Contract, Rules
 from analyzer.sampling import sample_deals
 from analyzer.simulate import POLICIES, play_deals
@@ -204,3 +205,14 @@ def test_the_heuristic_plays_a_goulash_to_take_few_points(players):
     policies[:, 0] = POLICIES["heuristic"]
     gain = play_deals(places, -1, 0, rules, policies, seed=1)["score_1"] - base["score_1"]
     assert gain.mean() - 4 * gain.std() / np.sqrt(len(gain)) > 8
+
+
+def test_simulated_records_play_goulash_deals_and_declare_misères():
+    """``play`` under the variants: every kernel deal replays through the reference engine (which
+    checks each action), all-pass deals are played as Goulash and misères are declared."""
+    rules = Rules(players=4, all_pass="goulash", misere="on")
+    records = list(simulate_records(4, 300, 1, rules=rules))
+    goulash = [r for r in records if r.to_text().count('Result "goulash')]
+    assert len(goulash) >= 3 and all("[Play]" in r.to_text() for r in goulash)
+    assert sum(bool(r.miseres) for r in records) >= 1
+    assert all(r.variants == {"all-pass": "goulash", "misere": "on"} for r in records)
