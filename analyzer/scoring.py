@@ -140,7 +140,8 @@ def seat_shares(players: int, alone: bool, rules: Rules) -> tuple[int, int | Non
 
 
 def score_deal(summary: DealSummary, rules: Rules) -> DealScore:
-    """Score a finished deal.  Raises ``RulesError`` on an impossible summary."""
+    """Score a finished deal.  Raises ``RulesError`` on counts out of range; whether a deal can end with
+    the summary at all is ``analyzer.summary_check``'s question."""
     if not 0 <= summary.oudlers <= 3:
         raise RulesError(f"oudlers must be 0-3, got {summary.oudlers}")
     if not 0 <= summary.half_points <= 182:

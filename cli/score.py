@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 
 from analyzer.errors import TarotError
 from analyzer.rules import Contract, PoigneeLevel
 from analyzer.scoring import Chelem, DealScore, DealSummary, Side, score_deal
+from analyzer.summary_check import check_summary
 from cli.options import echo_json, format_option, players_option, rules_from, variant_option
 
 
+_POINTS = re.compile(r"[0-9]+(?:[.,][0-9]+)?")
+
+
 def _half_points(text: str) -> int:
-    try:
-        value = float(text.replace(",", "."))
-    except ValueError:
-        raise click.BadParameter(f"{text!r} is not a number", param_hint="--points") from None
+    if not _POINTS.fullmatch(text.strip()):
+        raise click.BadParameter(f"{text[:40]!r} is not a number of points such as 45 or 40.5", param_hint="--points")
+    value = float(text.strip().replace(",", "."))
     if not 0 <= value <= 91:
         raise click.BadParameter(f"{text} is outside 0-91", param_hint="--points")
     if value * 2 != int(value * 2):
@@ -53,6 +58,7 @@ def score(players, contract, oudlers, points, pab, poignees, chelem, alone, vari
         petit_au_bout=Side(pab) if pab else None, poignees=tuple(_poignee(p) for p in poignees),
         chelem=Chelem.parse(chelem) if chelem else None, alone=alone)
     result = score_deal(summary, rules)
+    check_summary(summary, rules)
     if fmt == "json":
         echo_json({"players": rules.players, "contract": summary.contract.token, **result.as_dict()})
     else:
