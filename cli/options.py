@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import math
 
 import click
+import numpy as np
 
 from analyzer.errors import TarotError
 from analyzer.rules import Rules
@@ -36,5 +38,22 @@ def rules_from(players: str, variants: tuple[str, ...]) -> Rules:
         raise click.BadParameter(str(exc), param_hint="--variant") from None
 
 
+def json_safe(obj):
+    """``obj`` with every non-finite float (NaN, ±inf: a standard error of one row, say) as None, which
+    JSON writes ``null``; tuples become lists and NumPy scalars plain numbers."""
+    if isinstance(obj, dict):
+        return {key: json_safe(value) for key, value in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(value) for value in obj]
+    if isinstance(obj, (float, np.floating)):
+        return float(obj) if math.isfinite(obj) else None
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    return obj
+
+
 def echo_json(obj) -> None:
-    click.echo(json.dumps(obj, ensure_ascii=False, indent=2))
+    """Print ``obj`` as strict JSON (never NaN or Infinity: those are written null)."""
+    click.echo(json.dumps(json_safe(obj), ensure_ascii=False, indent=2, allow_nan=False))
