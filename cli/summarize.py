@@ -18,7 +18,7 @@ from cli.options import echo_json, format_option
 @format_option("table", "csv", "json")
 def summarize(file, by, contract, fmt) -> None:
     """Per group: n, success rate with its 95% interval, mean taker score with its standard error."""
-    columns = [c.strip() for c in by.split(",") if c.strip()]
+    columns = list(dict.fromkeys(c.strip() for c in by.split(",") if c.strip()))
     if not columns:
         raise click.BadParameter("name at least one column", param_hint="--by")
     groups = summarize_file(file, columns, [contract] if contract else None)

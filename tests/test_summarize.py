@@ -74,3 +74,66 @@ def test_cli_json_and_errors(batch, tmp_path):
     assert bad.exit_code != 0 and "cannot read" in bad.output
     with pytest.raises(BatchFileError, match="no such file"):
         summarize(tmp_path / "missing.csv", ["oudlers"])
+
+
+def _one_error_line(result, *words):
+    assert result.exit_code in (1, 2), result.output
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:"), result.stderr
+    for word in words:
+        assert word in lines[0]
+
+
+@pytest.mark.parametrize("column,cell,words", [
+    ("prise_score", "abc", ["'prise_score'", "'abc'", "not a number"]),
+    ("prise_score", "inf", ["'prise_score'", "not a number"]),
+    ("prise_made", "maybe", ["'prise_made'", "'maybe'", "not true/false"]),
+    ("prise_made", "2", ["'prise_made'", "not true/false"]),
+])
+def test_a_result_column_that_is_not_numbers_is_one_line(batch, tmp_path, column, cell, words):
+    frame, _ = batch
+    frame = frame.astype({column: object})
+    frame.loc[7, column] = cell
+    path = tmp_path / "odd.csv"
+    frame.to_csv(path, index=False)
+    _one_error_line(CliRunner().invoke(main, ["summarize", str(path), "--by", "oudlers"]), str(path), *words)
+
+
+def test_true_false_words_and_blanks_in_result_columns_are_read(tmp_path):
+    path = tmp_path / "words.csv"
+    path.write_text("oudlers,prise_made,prise_score\n1,True,30\n1,false,-30\n1,,\n2,1,40\n")
+    out = summarize(path, ["oudlers"])
+    assert [(g.keys["oudlers"], g.n, g.success_rate, g.mean_score) for g in out] == [(1, 2, 0.5, 0.0), (2, 1, 1.0, 40.0)]
+
+
+def test_a_column_named_twice_in_by_counts_once(batch):
+    _, path = batch
+    result = CliRunner().invoke(main, ["summarize", str(path), "--by", "oudlers,oudlers", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    once = CliRunner().invoke(main, ["summarize", str(path), "--by", "oudlers", "--format", "json"])
+    assert result.stdout == once.stdout
+
+
+def test_a_truncated_csv_is_refused(batch, tmp_path):
+    _, path = batch
+    cut = tmp_path / "cut.csv"
+    cut.write_bytes(path.read_bytes()[:-7])
+    _one_error_line(CliRunner().invoke(main, ["summarize", str(cut), "--by", "oudlers"]), "truncated", str(cut))
+
+
+@pytest.mark.parametrize("spelling", ["Garde", "GARDE", " garde ", "guard"])
+def test_contract_spellings_are_those_of_every_command(batch, spelling):
+    _, path = batch
+    assert summarize(path, ["oudlers"], [spelling]) == summarize(path, ["oudlers"], ["garde"])
+    result = CliRunner().invoke(main, ["summarize", str(path), "--by", "oudlers", "--contract", "garde_sans"])
+    _one_error_line(result, "'garde-sans' is not in this file")
+    _one_error_line(CliRunner().invoke(main, ["summarize", str(path), "--by", "oudlers", "--contract", "gard"]),
+                    "unknown contract 'gard'")
+
+
+def test_an_upper_case_suffix_is_read(batch, tmp_path):
+    frame, _ = batch
+    path = tmp_path / "B.CSV"
+    frame.to_csv(path, index=False)
+    assert [g.n for g in summarize(path, ["oudlers"], ["prise"])] == [int((frame.oudlers == k).sum()) for k in range(4)]
