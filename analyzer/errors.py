@@ -43,3 +43,7 @@ class RulesError(TarotError):
 
 class IllegalActionError(TarotError):
     """An action the rules forbid in the current state of a game."""
+
+
+class SizeLimitError(TarotError):
+    """A run asked for more deals or hands than the analyzer holds in memory (the bounds are in --help)."""

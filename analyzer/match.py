@@ -11,11 +11,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from analyzer.errors import SizeLimitError
 from analyzer.runs import PIMC_ROLLOUTS, PIMC_WORLDS, threads
 from analyzer.stats import Mean
 from kernels import match as K
 from kernels.bidding import CHAVEY, TAROTCLUB
 from kernels.playout import HEURISTIC, PIMC, RANDOM
+
+# Each deal keeps MATCH_SIZE int64 results (32 bytes) plus a float per played deal: 10^8 deals take
+# about 4 GB, which a 24 GiB machine holds with room to spare (and about an hour of heuristic play).
+MAX_DEALS = 100_000_000
 
 POLICY_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "pimc": PIMC}
 METHOD_IDS = {"chavey": CHAVEY, "tarotclub": TAROTCLUB}
@@ -44,6 +49,8 @@ def run_match(policy_a: str, policy_b: str, deals: int, players: int = 4, seed: 
     for name in (policy_a, policy_b):
         if name not in POLICY_IDS:
             raise ValueError(f"unknown policy {name!r} (expected one of: {', '.join(POLICY_IDS)})")
+    if not 1 <= deals <= MAX_DEALS:
+        raise SizeLimitError(f"--deals {deals}: expected 1 to {MAX_DEALS:,} deals")
     if bidding not in METHOD_IDS:
         raise ValueError(f"unknown bidding method {bidding!r} (expected one of: {', '.join(METHOD_IDS)})")
     out = np.zeros((deals, K.MATCH_SIZE), dtype=np.int64)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from analyzer.match import METHOD_IDS, POLICY_IDS, run_match
+from analyzer.match import MAX_DEALS, METHOD_IDS, POLICY_IDS, run_match
 from analyzer.runs import PIMC_ROLLOUTS
 from cli.options import echo_json, format_option, jobs_option, players_option, seed_option, worlds_option
 
@@ -14,8 +14,8 @@ POLICY = click.Choice(list(POLICY_IDS))
 @click.command()
 @click.option("--a", "policy_a", type=POLICY, required=True, help="Policy A.")
 @click.option("--b", "policy_b", type=POLICY, required=True, help="Policy B.")
-@click.option("--deals", type=click.IntRange(1, None), default=2000, show_default=True,
-              help="Deals (each played twice).")
+@click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=2000, show_default=True,
+              help=f"Deals (each played twice; at most {MAX_DEALS:,}).")
 @players_option
 @seed_option
 @click.option("--bidding", type=click.Choice(list(METHOD_IDS)), default="tarotclub", show_default=True,
