@@ -12,17 +12,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyzer.errors import SizeLimitError
-from analyzer.runs import PIMC_ROLLOUTS, PIMC_WORLDS, threads
+from analyzer.runs import PIMC_ROLLOUTS, PIMC_WORLDS, POLICY_IDS, threads
 from analyzer.stats import Mean
 from kernels import match as K
 from kernels.bidding import CHAVEY, TAROTCLUB
-from kernels.playout import HEURISTIC, PIMC, RANDOM
 
 # Each deal keeps MATCH_SIZE int64 results (32 bytes) plus a float per played deal: 10^8 deals take
 # about 4 GB, which a 24 GiB machine holds with room to spare (and about an hour of heuristic play).
 MAX_DEALS = 100_000_000
 
-POLICY_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "pimc": PIMC}
 METHOD_IDS = {"chavey": CHAVEY, "tarotclub": TAROTCLUB}
 
 
