@@ -16,6 +16,7 @@ import numpy as np
 
 from analyzer.baselines import METHODS, baseline_contract
 from analyzer.bid import bid_advice
+from analyzer.errors import SizeLimitError
 from analyzer.hand import Hand
 from analyzer.rules import Rules
 from analyzer.runs import Settings
@@ -35,8 +36,15 @@ class BiddingCheck:
                 "gain": {m: {"mean": g.mean, "se": g.se, "n": g.n} for m, g in self.gain.items()}}
 
 
+# The hands are dealt at once (78 bytes each) and each is then simulated twice: 10^6 hands take 78 MB
+# and, at 1000 deals per option, days of work; more is refused rather than a MemoryError.
+MAX_HANDS = 1_000_000
+
+
 def check_bidding(hands: int = 1000, players: int = 4, deals: int = 1000, seed: int = 0,
                   policy: str = "heuristic") -> BiddingCheck:
+    if not 1 <= hands <= MAX_HANDS:
+        raise SizeLimitError(f"--hands {hands}: expected 1 to {MAX_HANDS:,} hands")
     rules = Rules(players=players)
     places = sample_deals(players, hands, seed)
     agreement = {m: Counter() for m in METHODS}

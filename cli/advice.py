@@ -9,7 +9,7 @@ import click
 
 from analyzer import cards as C
 from analyzer.bid import bid_advice, parse_bids
-from analyzer.bidcheck import check_bidding
+from analyzer.bidcheck import MAX_HANDS, check_bidding
 from analyzer.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
 from analyzer.discard import DEALS as DISCARD_DEALS
 from analyzer.discard import MAX_DEALS as MAX_DISCARD_DEALS
@@ -20,6 +20,7 @@ from analyzer.hand import Hand
 from analyzer.notation import format_cards
 from analyzer.odds import contract_odds
 from analyzer.rules import Contract, PoigneeLevel
+from analyzer.runs import MAX_DEALS
 from cli.options import (echo_json, format_option, players_option, quiet_option, rules_from, seed_option,
                          settings_options, variant_option)
 from cli.progress import Progress
@@ -258,10 +259,11 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
 
 
 @click.command("compare-bidding")
-@click.option("--hands", type=click.IntRange(1, None), default=1000, show_default=True, help="Random hands.")
+@click.option("--hands", type=click.IntRange(1, MAX_HANDS), default=1000, show_default=True,
+              help=f"Random hands (at most {MAX_HANDS:,}).")
 @players_option
-@click.option("--deals", type=click.IntRange(10, None), default=1000, show_default=True,
-              help="Deals per option, to choose and (on fresh deals) to score.")
+@click.option("--deals", type=click.IntRange(10, MAX_DEALS), default=1000, show_default=True,
+              help=f"Deals per option, to choose and (on fresh deals) to score (at most {MAX_DEALS:,}).")
 @seed_option
 @format_option("table", "json")
 def compare_bidding(hands, players, deals, seed, fmt) -> None:

@@ -1,0 +1,36 @@
+"""Run sizes beyond what memory holds (--deals, --hands near 10^12) are refused in one line, before any
+work, and --help states the bounds."""
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.bidcheck import MAX_HANDS, check_bidding
+from analyzer.errors import SizeLimitError
+from cli.main import main
+
+HAND = "21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C"
+CHIEN = "CD 6D 2D 7C 3C KC"
+DISCARD_HAND = "21 19 15 12 8 5 1 EX KS QS 7S KH 3H 9D 4D 2H 4C 5C"
+
+
+@pytest.mark.parametrize("args,option", [
+    (["compare-bidding", "--hands", str(10 ** 12)], "--hands"),
+    (["compare-bidding", "--deals", str(10 ** 12)], "--deals"),
+    (["match", "--a", "random", "--b", "random", "--deals", str(10 ** 12)], "--deals"),
+    (["discard", DISCARD_HAND, "--chien", CHIEN, "--deals", str(10 ** 12)], "--deals"),
+])
+def test_huge_sizes_are_one_line(args, option):
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit), result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and option in lines[0], result.stderr
+
+
+@pytest.mark.parametrize("command,bound", [("compare-bidding", f"{MAX_HANDS:,}"), ("match", "100,000,000")])
+def test_help_states_the_bounds(command, bound):
+    assert bound in CliRunner().invoke(main, [command, "--help"]).stdout
+
+
+def test_the_analyzer_refuses_too_many_hands_too():
+    with pytest.raises(SizeLimitError, match="--hands"):
+        check_bidding(MAX_HANDS + 1)
