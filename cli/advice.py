@@ -147,6 +147,14 @@ def _parse_contract(ctx, param, value: str) -> Contract:
         raise click.BadParameter(str(exc), param_hint="--contract") from None
 
 
+def _parse_discard_contract(ctx, param, value: str) -> Contract:
+    contract = _parse_contract(ctx, param, value)
+    if not contract.chien_shown:
+        raise click.BadParameter(f"{contract.token} has no discard (the chien is not taken): expected prise or garde",
+                                 param_hint="--contract")
+    return contract
+
+
 def _contract_option(default: str):
     """``--contract``, checked as the options are read (before the hand), given as a ``Contract``."""
     return click.option("--contract", default=default, show_default=True, metavar="C", callback=_parse_contract,
@@ -214,7 +222,8 @@ def chelem(hand, contract, players, seat, settings, variants, quiet,
 @click.command()
 @click.argument("hand")
 @click.option("--chien", required=True, metavar="CARDS", help="The chien's cards.")
-@click.option("--contract", type=click.Choice(["prise", "garde"]), default="garde", show_default=True)
+@click.option("--contract", default="garde", show_default=True, metavar="prise|garde", callback=_parse_discard_contract,
+              help="The contract taken: prise or garde (the two in which the taker discards).")
 @click.option("--top", type=click.IntRange(1, 50), default=5, show_default=True, help="How many discards to list.")
 @players_option
 @click.option("--seat", type=click.IntRange(1, 5), default=1, show_default=True, help="The taker's seat.")
@@ -229,7 +238,7 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
     if clash:
         raise click.UsageError(f"card {format_cards(clash).split()[0]} is both in the hand and in the chien")
     dog.check_size(rules.chien_size, rules.players, "the chien")
-    choices = best_discards(cards.mask, dog.mask, Contract.parse(contract), rules, seat - 1, settings, top)
+    choices = best_discards(cards.mask, dog.mask, contract, rules, seat - 1, settings, top)
     both = cards.mask | dog.mask
     free, trumps = discard_options(both)
     kings_oudlers = both & (C.mask_of(C.KINGS) | C.OUDLER_BITS)
@@ -240,7 +249,7 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
     rule = (f"may not go: {format_cards(kings_oudlers) or 'none held'} (Kings and oudlers); "
             + (f"{forced} trump(s) must go and are shown" if forced else "no trump may go"))
     if fmt == "json":
-        echo_json({"hand": str(cards), "chien": str(dog), "contract": contract, "deals": settings.deals, "rules": rule,
+        echo_json({"hand": str(cards), "chien": str(dog), "contract": contract.token, "deals": settings.deals, "rules": rule,
                    "discards": rows})
         return
     if fmt == "csv":
@@ -250,7 +259,7 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
         writer.writerows(rows)
         click.echo(buf.getvalue(), nl=False)
         return
-    click.echo(f"{cards} + chien {dog}  ({contract}, {settings.deals:,} deals, {settings.policy} play)")
+    click.echo(f"{cards} + chien {dog}  ({contract.token}, {settings.deals:,} deals, {settings.policy} play)")
     click.echo(rule)
     for r in rows:
         shown = f"  shows {r['shown_trumps']}" if r["shown_trumps"] else ""

@@ -27,6 +27,13 @@ def _half_points(text: str) -> int:
     return int(value * 2)
 
 
+def _side(text: str | None) -> Side | None:
+    try:
+        return Side.parse(text) if text is not None else None
+    except TarotError as exc:
+        raise click.BadParameter(str(exc), param_hint="--petit-au-bout") from None
+
+
 def _poignee(text: str) -> tuple[Side, PoigneeLevel]:
     side, sep, level = text.partition(":")
     if not sep:
@@ -42,7 +49,7 @@ def _poignee(text: str) -> tuple[Side, PoigneeLevel]:
 @click.option("--contract", required=True, metavar="prise|garde|garde-sans|garde-contre", help="The contract played.")
 @click.option("--oudlers", required=True, type=click.IntRange(0, 3), help="Oudlers the taker's side holds at the end.")
 @click.option("--points", required=True, metavar="X", help="Card points of the taker's side (may end in .5).")
-@click.option("--petit-au-bout", "pab", type=click.Choice(["taker", "defence"]),
+@click.option("--petit-au-bout", "pab", metavar="taker|defence", callback=lambda ctx, param, v: _side(v),
               help="Side that took the last trick with the Petit in it.")
 @click.option("--poignee", "poignees", multiple=True, metavar="SIDE:LEVEL",
               help="A poignée shown (repeatable): taker|defence : simple|double|triple.")
@@ -55,7 +62,7 @@ def score(players, contract, oudlers, points, pab, poignees, chelem, alone, vari
     rules = rules_from(players, variants)
     summary = DealSummary(
         contract=Contract.parse(contract), oudlers=oudlers, half_points=_half_points(points),
-        petit_au_bout=Side(pab) if pab else None, poignees=tuple(_poignee(p) for p in poignees),
+        petit_au_bout=pab, poignees=tuple(_poignee(p) for p in poignees),
         chelem=Chelem.parse(chelem) if chelem else None, alone=alone)
     result = score_deal(summary, rules)
     check_summary(summary, rules)
