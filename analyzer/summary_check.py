@@ -118,6 +118,10 @@ def _describe(counts: frozenset[int], players: int, asked: int) -> str:
     return text
 
 
+def _point_words(half_points: int) -> str:
+    return f"{_points(half_points)} point" + ("" if half_points == 2 else "s")
+
+
 def _oudler_words(n: int) -> str:
     return f"{n} oudler" + ("" if n == 1 else "s")
 
@@ -156,19 +160,19 @@ def why_impossible(summary: DealSummary, rules: Rules) -> str | None:
     players, contract, hp = rules.players, summary.contract, summary.half_points
     where = _where(summary, rules)
     if hp % 2 and not rules.half_point_rule:
-        return f"{_points(hp)} points is impossible at 4 players: the taker's count is always whole"
+        return f"{_point_words(hp)} is impossible at 4 players: the taker's count is always whole"
     every = taker_counts(players, contract, oudlers, tuple(range(rules.tricks + 1)), None)
     if not every:
         return f"the taker's side cannot end with {_oudler_words(oudlers)} {where}"
     if hp not in every:
-        return (f"{_points(hp)} points with {_oudler_words(oudlers)} is impossible {where}: "
+        return (f"{_point_words(hp)} with {_oudler_words(oudlers)} is impossible {where}: "
                 f"the taker's side then counts {_describe(every, players, hp)}")
     tricks, meaning = _tricks_for(chelem, rules)
     with_chelem = taker_counts(players, contract, oudlers, tricks, None)
     if hp not in with_chelem:
         return _chelem_contradiction(summary, rules, tricks, meaning, with_chelem)
     if pab is not None and hp not in taker_counts(players, contract, oudlers, tricks, pab):
-        return (f"--petit-au-bout {pab.value} is impossible with {_points(hp)} points and "
+        return (f"--petit-au-bout {pab.value} is impossible with {_point_words(hp)} and "
                 f"{_oudler_words(oudlers)} {where} ({meaning})")
     return None
 
@@ -187,7 +191,7 @@ def _chelem_contradiction(summary: DealSummary, rules: Rules, tricks: tuple[int,
             advice = " (did it take every trick? give --chelem made or announced-made)"
         elif hp in taker_counts(players, contract, oudlers, (0,), None):
             advice = " (did the defence take every trick? give --chelem defence or announced-failed)"
-    return (f"{_points(hp)} points is impossible with {meaning} {_where(summary, rules)}: with "
+    return (f"{_point_words(hp)} is impossible with {meaning} {_where(summary, rules)}: with "
             f"{_oudler_words(oudlers)} the taker's side then counts {_describe(counts, players, hp)}{advice}")
 
 

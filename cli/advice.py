@@ -249,8 +249,8 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
     rule = (f"may not go: {format_cards(kings_oudlers) or 'none held'} (Kings and oudlers); "
             + (f"{forced} trump(s) must go and are shown" if forced else "no trump may go"))
     if fmt == "json":
-        echo_json({"hand": str(cards), "chien": str(dog), "contract": contract.token, "deals": settings.deals, "rules": rule,
-                   "discards": rows})
+        echo_json({"hand": str(cards), "chien": str(dog), "contract": contract.token, "deals": settings.deals,
+                   "rules": rule, "discards": rows})
         return
     if fmt == "csv":
         buf = io.StringIO()
