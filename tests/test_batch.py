@@ -8,6 +8,7 @@ from analyzer.batch import BatchError, chunk_frame, run_batch
 from analyzer.hand import Hand
 from analyzer.rules import Contract
 from cli.main import main
+from tests.errorline import assert_one_error_line
 
 
 def test_rows_columns_and_replayable_hands(tmp_path):
@@ -84,15 +85,6 @@ def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
     assert not (tmp_path / "b.csv.parts").exists()          # nothing computed, nothing to resume
 
 
-def _one_error_line(result, *words):
-    assert result.exit_code in (1, 2), result.output
-    assert isinstance(result.exception, SystemExit), repr(result.exception)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error:"), result.stderr
-    for word in words:
-        assert word in lines[0]
-
-
 @pytest.mark.parametrize("address,words", [
     ("http://127.0.0.1:8786", ["'http'", "tcp"]),
     ("tcp://127.0.0.1", ["HOST:PORT"]),
@@ -104,7 +96,7 @@ def _one_error_line(result, *words):
 def test_a_malformed_scheduler_address_is_refused_before_anything_is_created(tmp_path, address, words):
     out = tmp_path / "b.csv"
     result = CliRunner().invoke(main, ["batch", "--deals", "10", "--out", str(out), "--scheduler", address])
-    _one_error_line(result, "--scheduler", *words)
+    assert_one_error_line(result, "--scheduler", *words)
     assert not (tmp_path / "b.csv.parts").exists() and not out.exists()
 
 
@@ -139,7 +131,7 @@ def test_resume_on_damaged_parts_is_one_line(tmp_path, damage, words):
             (parts / "settings.json").write_bytes(b"\xff{")
     result = CliRunner().invoke(main, ["batch", "--deals", "10", "--seed", "1", "--contracts", "garde",
                                        "--out", str(out), "--resume"])
-    _one_error_line(result, *words)
+    assert_one_error_line(result, *words)
 
 
 def _interrupt_after(chunks):

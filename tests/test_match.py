@@ -2,11 +2,9 @@
 
 import json
 
-import pytest
 from click.testing import CliRunner
 
-from analyzer.errors import SizeLimitError
-from analyzer.match import MAX_DEALS, run_match
+from analyzer.match import run_match
 from cli.main import main
 
 
@@ -35,13 +33,3 @@ def test_cli_json_keys_and_bad_policy():
     assert {"mean_diff", "se", "ci95", "deals", "skipped"} <= data.keys()
     bad = runner.invoke(main, ["match", "--a", "genius", "--b", "random"])
     assert bad.exit_code != 0 and "genius" in bad.output and "Traceback" not in bad.output
-
-
-def test_deals_beyond_what_memory_holds_are_one_line():
-    result = CliRunner().invoke(main, ["match", "--a", "heuristic", "--b", "random", "--deals", str(10 ** 12)])
-    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "--deals" in lines[0] and "100000000" in lines[0]
-    with pytest.raises(SizeLimitError, match="--deals"):
-        run_match("heuristic", "random", MAX_DEALS + 1)
-    assert "100,000,000" in CliRunner().invoke(main, ["match", "--help"]).stdout

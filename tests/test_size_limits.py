@@ -6,7 +6,10 @@ from click.testing import CliRunner
 
 from analyzer.bidcheck import MAX_HANDS, check_bidding
 from analyzer.errors import SizeLimitError
+from analyzer.match import MAX_DEALS as MAX_MATCH_DEALS
+from analyzer.match import run_match
 from cli.main import main
+from tests.errorline import assert_one_error_line
 
 HAND = "21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C"
 CHIEN = "CD 6D 2D 7C 3C KC"
@@ -21,16 +24,17 @@ DISCARD_HAND = "21 19 15 12 8 5 1 EX KS QS 7S KH 3H 9D 4D 2H 4C 5C"
 ])
 def test_huge_sizes_are_one_line(args, option):
     result = CliRunner().invoke(main, args)
-    assert result.exit_code == 2 and isinstance(result.exception, SystemExit), result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error:") and option in lines[0], result.stderr
+    assert result.exit_code == 2
+    assert_one_error_line(result, option)
 
 
-@pytest.mark.parametrize("command,bound", [("compare-bidding", f"{MAX_HANDS:,}"), ("match", "100,000,000")])
+@pytest.mark.parametrize("command,bound", [("compare-bidding", f"{MAX_HANDS:,}"), ("match", f"{MAX_MATCH_DEALS:,}")])
 def test_help_states_the_bounds(command, bound):
     assert bound in CliRunner().invoke(main, [command, "--help"]).stdout
 
 
-def test_the_analyzer_refuses_too_many_hands_too():
+def test_the_analyzer_refuses_them_too():
     with pytest.raises(SizeLimitError, match="--hands"):
         check_bidding(MAX_HANDS + 1)
+    with pytest.raises(SizeLimitError, match="--deals"):
+        run_match("heuristic", "random", MAX_MATCH_DEALS + 1)

@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
+from tests.errorline import assert_one_error_line
 
 DISCARD_HAND = "21 19 15 12 8 5 1 EX KS QS 7S KH 3H 9D 4D 2H 4C 5C"
 CHIEN = "CD 6D 2D 7C 3C KC"
@@ -36,5 +37,4 @@ def test_discard_contract_spellings(spelling, token):
 def test_discard_contract_without_a_discard_is_one_line(spelling, words):
     result = run("discard", DISCARD_HAND, "--chien", CHIEN, "--contract", spelling)
     assert result.exit_code == 2
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "--contract" in lines[0] and words in lines[0], result.stderr
+    assert_one_error_line(result, "--contract", words)

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from analyzer.summarize import BatchFileError, summarize
 from cli.main import main
+from tests.errorline import assert_one_error_line
 
 
 @pytest.fixture
@@ -76,15 +77,6 @@ def test_cli_json_and_errors(batch, tmp_path):
         summarize(tmp_path / "missing.csv", ["oudlers"])
 
 
-def _one_error_line(result, *words):
-    assert result.exit_code in (1, 2), result.output
-    assert isinstance(result.exception, SystemExit), repr(result.exception)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error:"), result.stderr
-    for word in words:
-        assert word in lines[0]
-
-
 @pytest.mark.parametrize("column,cell,words", [
     ("prise_score", "abc", ["'prise_score'", "'abc'", "not a number"]),
     ("prise_score", "inf", ["'prise_score'", "not a number"]),
@@ -97,7 +89,7 @@ def test_a_result_column_that_is_not_numbers_is_one_line(batch, tmp_path, column
     frame.loc[7, column] = cell
     path = tmp_path / "odd.csv"
     frame.to_csv(path, index=False)
-    _one_error_line(CliRunner().invoke(main, ["summarize", str(path), "--by", "oudlers"]), str(path), *words)
+    assert_one_error_line(CliRunner().invoke(main, ["summarize", str(path), "--by", "oudlers"]), str(path), *words)
 
 
 def test_true_false_words_and_blanks_in_result_columns_are_read(tmp_path):
@@ -120,7 +112,7 @@ def test_a_truncated_csv_is_refused(batch, tmp_path):
     _, path = batch
     cut = tmp_path / "cut.csv"
     cut.write_bytes(path.read_bytes()[:-7])
-    _one_error_line(CliRunner().invoke(main, ["summarize", str(cut), "--by", "oudlers"]), "truncated", str(cut))
+    assert_one_error_line(CliRunner().invoke(main, ["summarize", str(cut), "--by", "oudlers"]), "truncated", str(cut))
 
 
 @pytest.mark.parametrize("spelling", ["Garde", "GARDE", " garde ", "guard"])
@@ -128,8 +120,8 @@ def test_contract_spellings_are_those_of_every_command(batch, spelling):
     _, path = batch
     assert summarize(path, ["oudlers"], [spelling]) == summarize(path, ["oudlers"], ["garde"])
     result = CliRunner().invoke(main, ["summarize", str(path), "--by", "oudlers", "--contract", "garde_sans"])
-    _one_error_line(result, "'garde-sans' is not in this file")
-    _one_error_line(CliRunner().invoke(main, ["summarize", str(path), "--by", "oudlers", "--contract", "gard"]),
+    assert_one_error_line(result, "'garde-sans' is not in this file")
+    assert_one_error_line(CliRunner().invoke(main, ["summarize", str(path), "--by", "oudlers", "--contract", "gard"]),
                     "unknown contract 'gard'")
 
 
