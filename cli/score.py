@@ -21,9 +21,9 @@ def _half_points(text: str) -> int:
         raise click.BadParameter(f"{text[:40]!r} is not a number of points such as 45 or 40.5", param_hint="--points")
     value = float(text.strip().replace(",", "."))
     if not 0 <= value <= 91:
-        raise click.BadParameter(f"{text} is outside 0-91", param_hint="--points")
+        raise click.BadParameter(f"{text.strip()[:40]} is outside 0-91", param_hint="--points")
     if value * 2 != int(value * 2):
-        raise click.BadParameter(f"{text} is not a whole or half point", param_hint="--points")
+        raise click.BadParameter(f"{text.strip()[:40]} is not a whole or half point", param_hint="--points")
     return int(value * 2)
 
 
@@ -58,7 +58,11 @@ def _poignee(text: str) -> tuple[Side, PoigneeLevel]:
 @variant_option
 @format_option("table", "json")
 def score(players, contract, oudlers, points, pab, poignees, chelem, alone, variants, fmt) -> None:
-    """Score a finished deal from its summary (scores per seat, with the breakdown)."""
+    """Score a finished deal from its summary (scores per seat, with the breakdown).
+
+    A summary that no deal can end with is refused, naming the contradiction: points out of reach with
+    those oudlers and that contract, a chelem or a petit au bout the count or the oudlers rule out, more
+    poignées than players or more trumps shown than exist."""
     rules = rules_from(players, variants)
     summary = DealSummary(
         contract=Contract.parse(contract), oudlers=oudlers, half_points=_half_points(points),
