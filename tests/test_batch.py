@@ -100,6 +100,11 @@ def test_a_malformed_scheduler_address_is_refused_before_anything_is_created(tmp
     assert not (tmp_path / "b.csv.parts").exists() and not out.exists()
 
 
+def test_no_contract_is_refused(tmp_path):
+    result = CliRunner().invoke(main, ["batch", "--deals", "10", "--out", str(tmp_path / "b.csv"), "--contracts", ",,"])
+    assert_one_error_line(result, "--contracts", "at least one contract")
+
+
 def test_scheduler_addresses_of_every_accepted_form():
     from analyzer.batch import scheduler_address
     assert scheduler_address("10.0.0.5:8786") == "tcp://10.0.0.5:8786"
