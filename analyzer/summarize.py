@@ -100,6 +100,17 @@ def _numbers(values: pd.Series, column: str, path: Path, flags: bool = False) ->
     return numbers
 
 
+def _check_groupable(chunk: pd.DataFrame, by: list[str], path: Path) -> None:
+    """--by columns must hold plain values (a Parquet column of lists or records cannot be grouped)."""
+    for column in by:
+        values = chunk[column]
+        if values.dtype == object:
+            odd = values.map(lambda v: isinstance(v, (list, tuple, dict, set, np.ndarray)))
+            if odd.any():
+                raise BatchFileError(f"{path}: column {column!r} holds {type(values[odd].iloc[0]).__name__} values, "
+                                     "which cannot be grouped: choose other --by columns")
+
+
 def _check_complete(path: Path) -> None:
     """A CSV file cut short (a copy or a run interrupted while writing) ends without its last newline."""
     if path.suffix.lower() != ".csv" or path.stat().st_size == 0:
@@ -135,6 +146,7 @@ def summarize(path: str | Path, by: list[str], contracts: list[str] | None = Non
     sums: pd.DataFrame | None = None
     for file in files:
         for chunk in _chunks(file, needed):
+            _check_groupable(chunk, by, file)
             parts = []
             for tok in contracts:
                 col = CONTRACT_COLUMNS[tok]

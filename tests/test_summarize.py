@@ -130,3 +130,10 @@ def test_an_upper_case_suffix_is_read(batch, tmp_path):
     path = tmp_path / "B.CSV"
     frame.to_csv(path, index=False)
     assert [g.n for g in summarize(path, ["oudlers"], ["prise"])] == [int((frame.oudlers == k).sum()) for k in range(4)]
+
+
+def test_a_by_column_of_lists_is_one_line(tmp_path):
+    path = tmp_path / "lists.parquet"
+    pd.DataFrame({"oudlers": [[1], [2]], "prise_made": [True, False], "prise_score": [1.0, 2.0]}).to_parquet(path)
+    result = CliRunner().invoke(main, ["summarize", str(path), "--by", "oudlers"])
+    assert_one_error_line(result, "'oudlers'", "cannot be grouped")
