@@ -30,6 +30,7 @@ class BidOption:
     bid: Contract | None              # None: pass
     score: Mean                       # the hand's score
     success: Proportion               # the hand's side wins the deal (a thrown-in deal is no success)
+    vs_best: Mean                     # score minus the best option's, on the same deals
 
     @property
     def token(self) -> str:
@@ -133,9 +134,10 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
 
     moments = run_in_chunks(simulate, FEATURES * len(options), settings,
                             lambda m: max(m.proportion(FEATURES * i + WON).half_width for i in range(len(options))))
-    result = [BidOption(o, moments.summary(FEATURES * i + SCORE), moments.proportion(FEATURES * i + WON))
+    ranked = sorted(range(len(options)), key=lambda j: -moments.mean(FEATURES * j + SCORE))
+    result = [BidOption(o, moments.summary(FEATURES * i + SCORE), moments.proportion(FEATURES * i + WON),
+                        moments.difference(FEATURES * i + SCORE, FEATURES * ranked[0] + SCORE))
               for i, o in enumerate(options)]
-    ranked = sorted(range(len(options)), key=lambda j: -result[j].score.mean)
     if len(options) > 1:
         margin = moments.difference(FEATURES * ranked[0] + SCORE, FEATURES * ranked[1] + SCORE)
     else:
