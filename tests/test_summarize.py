@@ -137,3 +137,11 @@ def test_a_by_column_of_lists_is_one_line(tmp_path):
     pd.DataFrame({"oudlers": [[1], [2]], "prise_made": [True, False], "prise_score": [1.0, 2.0]}).to_parquet(path)
     result = CliRunner().invoke(main, ["summarize", str(path), "--by", "oudlers"])
     assert_one_error_line(result, "'oudlers'", "cannot be grouped")
+
+
+def test_a_one_row_group_has_no_standard_error_in_the_table(tmp_path):
+    path = tmp_path / "one.csv"
+    path.write_text("oudlers,prise_made,prise_score\n1,True,30\n")
+    result = CliRunner().invoke(main, ["summarize", str(path), "--by", "oudlers"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1].split()[-1] == "–" and "nan" not in result.stdout
