@@ -89,16 +89,16 @@ def _tricks_for(chelem: Chelem | None, rules: Rules) -> tuple[tuple[int, ...], s
     """Tricks the taker's side can have won given the chelem outcome, and how to say it."""
     n = rules.tricks
     if chelem in (Chelem.MADE, Chelem.ANNOUNCED_MADE):
-        return (n,), f"--chelem {chelem.value}: the taker's side took every trick"
+        return (n,), f"the taker's side took every trick (--chelem {chelem.value})"
     if chelem is Chelem.DEFENCE:
-        return (0,), "--chelem defence: the defence took every trick"
+        return (0,), "the defence took every trick (--chelem defence)"
     if chelem is Chelem.ANNOUNCED_FAILED:
-        return tuple(range(n)), "--chelem announced-failed: the defence took a trick"
+        return tuple(range(n)), "the defence took a trick (--chelem announced-failed)"
     if chelem is Chelem.PETIT_ANNOUNCED_MADE:
-        return (n - 1, n), f"--chelem {chelem.value}: the taker's side took all tricks but one at least"
+        return (n - 1, n), f"the taker's side took all tricks but one at least (--chelem {chelem.value})"
     if chelem is Chelem.PETIT_ANNOUNCED_FAILED:
-        return tuple(range(n - 1)), f"--chelem {chelem.value}: the defence took two tricks at least"
-    return tuple(range(1, n)), "no --chelem: each side took a trick"
+        return tuple(range(n - 1)), f"the defence took two tricks at least (--chelem {chelem.value})"
+    return tuple(range(1, n)), "each side took a trick (no --chelem)"
 
 
 def _points(half_points: int) -> str:
@@ -175,7 +175,7 @@ def why_impossible(summary: DealSummary, rules: Rules) -> str | None:
         return _chelem_contradiction(summary, rules, tricks, meaning, with_chelem)
     if pab is not None and hp not in taker_counts(players, contract, oudlers, tricks, pab):
         return (f"--petit-au-bout {pab.value} is impossible with {_point_words(hp)} and "
-                f"{_oudler_words(oudlers)} {where} ({meaning})")
+                f"{_oudler_words(oudlers)} {where} when {meaning}")
     return None
 
 
@@ -185,7 +185,7 @@ def _chelem_contradiction(summary: DealSummary, rules: Rules, tricks: tuple[int,
     if not counts:
         possible = [o for o in range(4) if taker_counts(players, contract, o, tricks, None)]
         held = " or ".join(str(o) for o in possible)
-        return f"{meaning}, so it holds {held} oudlers {_where(summary, rules)}, not {oudlers}"
+        return f"when {meaning}, the taker's side holds {held} oudlers {_where(summary, rules)}, not {oudlers}"
     advice = ""
     if summary.chelem is None:
         n = rules.tricks
@@ -193,8 +193,8 @@ def _chelem_contradiction(summary: DealSummary, rules: Rules, tricks: tuple[int,
             advice = " (did it take every trick? give --chelem made or announced-made)"
         elif hp in taker_counts(players, contract, oudlers, (0,), None):
             advice = " (did the defence take every trick? give --chelem defence or announced-failed)"
-    return (f"{_point_words(hp)} is impossible with {meaning} {_where(summary, rules)}: with "
-            f"{_oudler_words(oudlers)} the taker's side then counts {_describe(counts, players, hp)}{advice}")
+    return (f"{_point_words(hp)} with {_oudler_words(oudlers)} is impossible {_where(summary, rules)} when "
+            f"{meaning}: the taker's side then counts {_describe(counts, players, hp)}{advice}")
 
 
 def _where(summary: DealSummary, rules: Rules) -> str:

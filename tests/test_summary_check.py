@@ -88,7 +88,7 @@ def contradiction(contract=PRISE, oudlers=1, points=51.0, players=4, **kw):
     (dict(oudlers=3, points=0), "0 points with 3 oudlers is impossible"),
     (dict(oudlers=0, points=0), "from 3 to 77"),                       # the 6 discarded cards count
     (dict(contract=CONTRE, oudlers=0, points=0.5, players=3), "never exactly 0.5"),
-    (dict(oudlers=1, points=44, chelem=Chelem.MADE), "--chelem made: the taker's side took every trick"),
+    (dict(oudlers=1, points=44, chelem=Chelem.MADE), "took every trick (--chelem made)"),
     (dict(oudlers=3, points=60, chelem=Chelem.ANNOUNCED_MADE), "counts exactly 91"),
     (dict(oudlers=1, points=70, chelem=Chelem.DEFENCE), "the defence took every trick"),
     (dict(oudlers=0, points=40, petit_au_bout=TAKER), "holds 0 oudlers"),
