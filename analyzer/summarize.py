@@ -8,6 +8,7 @@ and only the needed columns; per-group sums are combined at the end.
 
 from __future__ import annotations
 
+import csv
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,14 +113,27 @@ def _check_groupable(chunk: pd.DataFrame, by: list[str], path: Path) -> None:
 
 
 def _check_complete(path: Path) -> None:
-    """A CSV file cut short (a copy or a run interrupted while writing) ends without its last newline."""
-    if path.suffix.lower() != ".csv" or path.stat().st_size == 0:
+    """A CSV file cut short (a copy or a run interrupted while writing) ends inside a row: without its
+    last newline and with fewer fields on its last line than in its header.  (A complete last line
+    without a newline, as some editors write, is fine.)"""
+    if path.suffix.lower() != ".csv":
         return
+    size = path.stat().st_size
     with path.open("rb") as handle:
-        handle.seek(-1, 2)
-        if handle.read(1) not in (b"\n", b"\r"):
-            raise BatchFileError(f"{path}: the file ends in the middle of a row (truncated?); "
-                                 "remove its last line to summarize the rest")
+        header = handle.readline()
+        handle.seek(max(0, size - 65536))
+        tail = handle.read()
+    if not tail or tail.endswith((b"\n", b"\r")):
+        return
+    last = tail.splitlines()[-1]
+    got, expected = _field_count(last), _field_count(header)
+    if got < expected or last.endswith(b","):
+        raise BatchFileError(f"{path}: the file ends in the middle of a row ({got} of {expected} fields): "
+                             "truncated? remove its last line to summarize the rest")
+
+
+def _field_count(line: bytes) -> int:
+    return len(next(csv.reader([line.decode("utf-8", "replace").rstrip("\r\n")]), []))
 
 
 def summarize(path: str | Path, by: list[str], contracts: list[str] | None = None) -> list[GroupSummary]:

@@ -111,8 +111,17 @@ def test_a_column_named_twice_in_by_counts_once(batch):
 def test_a_truncated_csv_is_refused(batch, tmp_path):
     _, path = batch
     cut = tmp_path / "cut.csv"
-    cut.write_bytes(path.read_bytes()[:-7])
-    assert_one_error_line(CliRunner().invoke(main, ["summarize", str(cut), "--by", "oudlers"]), "truncated", str(cut))
+    data = path.read_bytes()
+    cut.write_bytes(data[:data.rindex(b",")])                 # the last row loses its last field
+    result = CliRunner().invoke(main, ["summarize", str(cut), "--by", "oudlers"])
+    assert_one_error_line(result, "truncated", str(cut), "5 of 6 fields")
+
+
+def test_a_complete_csv_without_its_last_newline_is_read(batch, tmp_path):
+    _, path = batch
+    bare = tmp_path / "bare.csv"
+    bare.write_bytes(path.read_bytes().rstrip(b"\n"))
+    assert summarize(bare, ["oudlers"]) == summarize(path, ["oudlers"])
 
 
 @pytest.mark.parametrize("spelling", ["Garde", "GARDE", " garde ", "guard"])
