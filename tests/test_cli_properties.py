@@ -1,5 +1,7 @@
-"""Generated command lines (valid and invalid tokens, options and numbers) through the real entry point:
-every run ends with exit 0, or with exit 1/2 and one line on stderr, never a traceback."""
+"""Generated command lines (valid and invalid tokens, options and numbers) through the real entry point
+(score, summarize, the advice commands, match, compare-bidding and batch, with tiny sizes): every run ends
+with exit 0 (strict JSON when JSON is asked for), or with exit 1/2 and one line on stderr, never a
+traceback."""
 
 from __future__ import annotations
 
@@ -199,3 +201,35 @@ def advice_args(draw) -> list[str]:
 @given(advice_args())
 def test_advice_commands_never_end_in_a_traceback(args):
     assert_clean(invoke(args), args)
+
+
+@st.composite
+def run_args(draw) -> list[str]:
+    """match and compare-bidding with tiny sizes, and batch into a file name of any case."""
+    command = draw(st.sampled_from(["match", "compare-bidding", "batch"]))
+    players = draw(mostly(st.sampled_from(["3", "4", "5"]), PLAYERS))
+    args = [command, "--players", players, "--seed", str(draw(st.integers(0, 5)))]
+    if command == "match":
+        policies = mostly(st.sampled_from(["heuristic", "random"]), st.sampled_from(["pimc", "genius"]))
+        deals = draw(mostly(st.sampled_from(["1", "2"]), JUNK))
+        args += ["--a", draw(policies), "--b", draw(policies), "--deals", deals, "--worlds", "1", "--rollouts", "1"]
+    elif command == "compare-bidding":
+        args += ["--hands", draw(mostly(st.just("1"), JUNK)), "--deals", draw(mostly(st.just("10"), JUNK))]
+    else:
+        args += ["--deals", draw(mostly(st.sampled_from(["1", "3"]), JUNK)), "--quiet",
+                 "--chunk-size", draw(mostly(st.sampled_from(["1", "2", "5"]), JUNK)),
+                 "--contracts", draw(mostly(st.sampled_from(["garde", "Prise,garde_sans"]), CONTRACTS))]
+        if draw(st.integers(0, 4)) == 0:
+            args += ["--scheduler", draw(st.sampled_from(["http://h:1", "tcp://h", "tcp://[::1", "h:x"]))]
+    if command != "batch":
+        args += ["--format", draw(mostly(st.sampled_from(["table", "json"]), FORMATS))]
+    return args
+
+
+@ADVICE
+@given(run_args(), st.sampled_from(["out.csv", "OUT.CSV", "out.Parquet", "out.txt"]))
+def test_run_commands_never_end_in_a_traceback(args, name):
+    with tempfile.TemporaryDirectory() as folder:
+        if args[0] == "batch":
+            args = args + ["--out", str(Path(folder) / name)]
+        assert_clean(invoke(args), args)
