@@ -55,9 +55,13 @@ def json_safe(obj):
     return obj
 
 
+def json_text(obj) -> str:
+    """``obj`` as indented, strict JSON text (never NaN or Infinity: those are written null)."""
+    return json.dumps(json_safe(obj), ensure_ascii=False, indent=2, allow_nan=False)
+
+
 def echo_json(obj) -> None:
-    """Print ``obj`` as strict JSON (never NaN or Infinity: those are written null)."""
-    click.echo(json.dumps(json_safe(obj), ensure_ascii=False, indent=2, allow_nan=False))
+    click.echo(json_text(obj))
 
 
 def _finite(ctx, param, value):

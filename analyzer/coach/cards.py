@@ -26,10 +26,10 @@ def cards_out(game: Game, seat: int) -> int:
     return C.ALL_CARDS & ~played & ~game.hands[seat] & ~aside
 
 
-def judge_card(game: Game, card: int, settings: Settings) -> Decision:
+def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True) -> Decision:
     """The decision of the seat to play in ``game`` (in play, every hand known to the engine) to play
     ``card``: its alternatives valued on ``settings.deals`` worlds (``WORLDS`` when None) from what the
-    seat knew, finished by ``settings.policy``."""
+    seat knew, finished by ``settings.policy``; with ``hindsight``, also on the real layout."""
     if game.phase is not Phase.PLAY or game.taker is None:
         raise TarotError("a card is judged during the play of a deal with a taker")
     seat = game.to_act
@@ -52,14 +52,15 @@ def judge_card(game: Game, card: int, settings: Settings) -> Decision:
     truth_made = np.zeros(len(candidates), dtype=np.int64)
     with threads(settings.jobs):
         world_values(hs, ht, st, picks, policies, settings.worlds, np.uint64(settings.seed), scores, made)
-        layout_values(hs, ht, st, picks, policies, settings.worlds, np.uint64(settings.seed), truth_scores,
-                      truth_made)
+        if hindsight:
+            layout_values(hs, ht, st, picks, policies, settings.worlds, np.uint64(settings.seed), truth_scores,
+                          truth_made)
     best = _best(scores.mean(axis=0), candidates.index(card))
     options = [Option(C.TOKENS[c], Mean.of(scores[:, j]), Proportion(int(made[:, j].sum()), worlds),
                       Mean.of(scores[:, j] - scores[:, best])) for j, c in enumerate(candidates)]
     options.sort(key=lambda o: -o.score.mean)
-    hindsight = C.TOKENS[candidates[_best(truth_scores, candidates.index(card))]]
-    return Decision(seat, "card", trick, C.TOKENS[card], options, hindsight)
+    best_known = C.TOKENS[candidates[_best(truth_scores, candidates.index(card))]] if hindsight else None
+    return Decision(seat, "card", trick, C.TOKENS[card], options, best_known)
 
 
 def _best(values: np.ndarray, played: int) -> int:

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from analyzer.coach.cards import judge_card
+from analyzer.coach.cards import WORLDS, judge_card
 from analyzer.coach.decisions import judge_before_play
+from analyzer.coach.standin import stand_in
 from analyzer.coach.verdicts import Decision
 from analyzer.notation import parse_card
 from analyzer.runs import Settings
@@ -84,17 +85,22 @@ def decision_seed(seed: int, index: int) -> int:
 def analyze_record(record, seats: Iterable[int] | None, settings: Settings, index: int = 0,
                    progress: Callable[[int, int], None] | None = None) -> DealReport:
     """Judge the decisions of ``seats`` (0-based; None: every seat whose hand is known) in ``record``
-    (an ``analyzer.records.Record``, every hand known)."""
+    (an ``analyzer.records.Record``).  A record with unknown hands is judged on a stand-in layout
+    (``analyzer.coach.standin``) from its known seats, without hindsight."""
     wanted = set(record.known_seats if seats is None else seats)
+    complete = record.replay.complete
+    if not complete:
+        for seat in sorted(wanted):
+            record = stand_in(record, seat, settings.seed)
     todo = [d for d in record.decisions() if d.seat in wanted]
     out = []
     for k, d in enumerate(todo):
         game = record.position(d.index)
         own = settings.with_(seed=decision_seed(settings.seed, d.index))
         if d.phase == "card":
-            out.append(judge_card(game, parse_card(d.action), own))
+            out.append(judge_card(game, parse_card(d.action), own, hindsight=complete))
         else:
             out.append(judge_before_play(game, d, own))
         if progress:
             progress(k + 1, len(todo))
-    return DealReport(index, record.players, out, settings.policy, settings.deals or 0)
+    return DealReport(index, record.players, out, settings.policy, settings.deals or WORLDS)

@@ -3,7 +3,9 @@ the chelem announcement, each valued by the advice analyses on the same deals fo
 
 The bid is valued as ``bid`` values it from the seat's hand given the earlier bids; the call, the
 poignée and the chelem as ``call``, ``poignee`` and ``chelem`` do for the taker (deals dealt from the
-taker's hand as dealt); the discard as ``discard`` does, with the discard made among the candidates.
+taker's hand as dealt for the call, as it stands after the discard for the poignée and the chelem:
+an approximation, the simulated taker then takes a chien of its own); the discard as ``discard``
+does, with the discard made among the candidates.
 A defender's poignée and the misères are listed but not judged: the simulations offer those choices
 to the taker only.
 """
@@ -49,7 +51,7 @@ def _dealt(game: Game, seat: int) -> Hand:
 
 def _bid(game: Game, seat: int, action: str, settings: Settings) -> Decision:
     advice = bid_advice(_dealt(game, seat), game.rules, seat, list(game.bids), settings)
-    options = [Option(o.token, o.score, o.success, o.vs_best) for o in advice.options]
+    options = [Option(o.token, o.score, None, o.vs_best) for o in advice.options]    # no contract yet
     return _decision(seat, "bid", action, options)
 
 
@@ -62,7 +64,7 @@ def _discard(game: Game, seat: int, action: str, settings: Settings) -> Decision
 
 
 def _taker_choice(game: Game, seat: int, phase: str, action: str, settings: Settings) -> Decision:
-    hand = _dealt(game, seat)
+    hand = _dealt(game, seat) if phase == "call" else Hand(game.hands[seat])     # after the discard
     contract: Contract = game.contract
     if phase == "call":
         options, played = call_options(hand), action

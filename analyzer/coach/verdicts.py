@@ -63,7 +63,7 @@ class Decision:
         made = self.made_option
         if not self.judged or made is None:
             return Mean(0.0, 0.0, 0)
-        return Mean(-made.vs_best.mean, made.vs_best.se, made.vs_best.n)
+        return Mean(0.0 - made.vs_best.mean, made.vs_best.se, made.vs_best.n)
 
     @property
     def p_made_change(self) -> float | None:
