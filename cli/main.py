@@ -35,10 +35,10 @@ class OneLineErrorGroup(click.Group):
                 warnings.showwarning = _one_line_warning
                 code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.ClickException as exc:
-            click.echo(f"Error: {exc.format_message()}", err=True)
+            click.echo(f"Error: {_one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
         except TarotError as exc:
-            click.echo(f"Error: {exc}", err=True)
+            click.echo(f"Error: {_one_line(str(exc))}", err=True)
             sys.exit(2)
         except click.Abort:
             click.echo("Aborted!", err=True)
@@ -46,8 +46,13 @@ class OneLineErrorGroup(click.Group):
         sys.exit(code if isinstance(code, int) else 0)
 
 
+def _one_line(message: str) -> str:
+    """A message on one line (Click lists the choices of a missing option on lines of their own)."""
+    return " ".join(part.strip() for part in message.splitlines() if part.strip())
+
+
 def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    click.echo(f"Warning: {message}", err=True)
+    click.echo(f"Warning: {_one_line(str(message))}", err=True)
 
 
 @click.group(cls=OneLineErrorGroup, context_settings=CONTEXT_SETTINGS)
