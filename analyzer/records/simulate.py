@@ -24,7 +24,7 @@ from analyzer.runs import CHUNK, PIMC_CHUNK, PIMC_WORLDS, threads
 from analyzer.simulate import rules_flags
 from kernels import records as K
 
-PLAY_POLICIES = ("heuristic", "pimc")
+PLAY_POLICIES = ("heuristic", "pimc", "random")
 
 
 def simulate_records(players: int, deals: int, seed: int = 0, policy: str = "heuristic", bidding: str = "tarotclub",
