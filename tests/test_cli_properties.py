@@ -119,6 +119,14 @@ def test_score_accepts_or_names_the_contradiction(args):
     assert_clean(result, args)
     if result.exit_code:
         assert "impossible" in result.stderr or "whole" in result.stderr, result.stderr
+    elif "json" in args and "--chelem" in args:
+        # what an accepted chelem says about the contract: every trick to the taker's side wins it,
+        # every trick to the defence loses it
+        chelem, made = args[args.index("--chelem") + 1], json.loads(result.stdout)["made"]
+        if chelem in ("made", "announced-made"):
+            assert made
+        elif chelem == "defence":
+            assert not made
 
 
 CSV_COLUMNS = ["oudlers", "trumps", "prise_made", "prise_score", "garde_made", "garde_score", "colour"]
