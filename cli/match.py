@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from analyzer.match import MAX_DEALS, METHOD_IDS, POLICY_IDS, run_match
-from analyzer.runs import PIMC_ROLLOUTS
+from analyzer.runs import MAX_ROLLOUTS, PIMC_ROLLOUTS
 from cli.options import echo_json, format_option, jobs_option, players_option, seed_option, worlds_option
 
 POLICY = click.Choice(list(POLICY_IDS))
@@ -21,7 +21,7 @@ POLICY = click.Choice(list(POLICY_IDS))
 @click.option("--bidding", type=click.Choice(list(METHOD_IDS)), default="tarotclub", show_default=True,
               help="Bidding model deciding who takes and what.")
 @worlds_option
-@click.option("--rollouts", type=click.IntRange(1, None), default=PIMC_ROLLOUTS, show_default=True,
+@click.option("--rollouts", type=click.IntRange(1, MAX_ROLLOUTS), default=PIMC_ROLLOUTS, show_default=True,
               help="PIMC: rollouts per world and card.")
 @jobs_option
 @format_option("table", "json")

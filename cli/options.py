@@ -11,7 +11,7 @@ import numpy as np
 
 from analyzer.errors import TarotError
 from analyzer.rules import Rules
-from analyzer.runs import MAX_DEALS, PIMC_WORLDS, Settings
+from analyzer.runs import MAX_DEALS, MAX_WORLDS, PIMC_WORLDS, Settings
 
 players_option = click.option("--players", type=click.Choice(["3", "4", "5"]), default="4", show_default=True,
                               help="Number of players.")
@@ -21,7 +21,7 @@ policy_option = click.option("--policy", type=click.Choice(["heuristic", "pimc",
                              show_default=True, help="How the simulated seats play their cards.")
 jobs_option = click.option("--jobs", type=click.IntRange(1, None), help="Threads (default: all).")
 quiet_option = click.option("--quiet", is_flag=True, help="No progress bar.")
-worlds_option = click.option("--worlds", type=click.IntRange(1, None), default=PIMC_WORLDS, show_default=True,
+worlds_option = click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), default=PIMC_WORLDS, show_default=True,
                              help="PIMC: worlds sampled per decision (more: stronger play, slower).")
 variant_option = click.option("--variant", "variants", multiple=True, metavar="NAME=VALUE",
                               help="Rule variant (repeatable), e.g. petit-au-bout=flat.")
