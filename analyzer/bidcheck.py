@@ -1,7 +1,7 @@
 """How the simulated bid advice compares with the published point-count methods.
 
 On random hands (first seat to speak, 4 players by default), the advice (``analyzer/bid.py``) and the
-two methods of BIDDING_BASELINES.md each choose a bid.  The choices are then scored on fresh deals
+two methods of docs/bidding.md each choose a bid.  The choices are then scored on fresh deals
 (an independent seed, so the advice is not judged on the very deals it chose from), the other seats
 being the same for everybody (duplicate): per hand, the score of the advice's bid minus the score of
 each method's bid.  Reported: the agreement table and the mean gain per deal with its standard error.

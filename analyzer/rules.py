@@ -1,7 +1,7 @@
 """Rules configuration: player count, contracts, deal sizes and every named variant (FFT by default).
 
 Variants are set by name with ``NAME=VALUE`` strings (the command line's ``--variant``); the names
-and values are listed in ``VARIANTS`` and documented in ``../shared/rules/RULES.md``.
+and values are listed in ``VARIANTS`` and documented in ``docs/rules.md``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Estimates with their uncertainty: Wilson intervals for probabilities, means with standard errors.
 
-Every number the analyzer reports comes with one of these (STYLE.md: never a bare mean).
+Every number the analyzer reports comes with one of these (never a bare mean).
 """
 
 from __future__ import annotations

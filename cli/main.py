@@ -52,8 +52,10 @@ def _one_line_warning(message, category, filename, lineno, file=None, line=None)
 def main() -> None:
     """Monte Carlo hand analyzer for French Tarot (3, 4 and 5 players).
 
-    Cards use the notation of NOTATION.md: trumps 1-21, EX for the Excuse, suit cards as rank then
-    suit (KS, 10H, CD). Seats follow the bidding order: seat 1 speaks first and leads.
+    Cards (docs/notation.md): trumps 1-21 (or T1-T21), EX (or *) for the Excuse, suit cards as rank
+    then suit (KS, 10H, CD; French R D N V for King Queen Knight Jack and the symbols ♠ ♥ ♦ ♣ work
+    too). Seats follow the bidding order: seat 1 speaks first and leads. The rules and their
+    variants: docs/rules.md.
     """
 
 
