@@ -19,7 +19,7 @@ def reference() -> str:
              "```text", main.get_help(ctx), "```", ""]
     for name in sorted(main.commands):
         command = main.commands[name]
-        sub = click.Context(command, info_name=f"tarot-analyzer {name}", parent=ctx, **SETTINGS)
+        sub = click.Context(command, info_name=name, parent=ctx, **SETTINGS)
         parts += [f"## {name}", "", "```text", command.get_help(sub), "```", ""]
     return "\n".join(parts)
 
