@@ -64,7 +64,7 @@ def test_cli_json_and_errors():
     result = runner.invoke(main, ["bid", str(WEAK), "--seat", "2", "--bids", "pass", "--deals", "300",
                                   "--format", "json", "--quiet"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["recommendation"] in [o["bid"] for o in data["options"]]
     assert {"bid", "expected_score", "se", "p_success"} <= data["options"][0].keys()
     bad = runner.invoke(main, ["bid", str(WEAK), "--seat", "3", "--bids", "garde,prise"])
@@ -74,7 +74,7 @@ def test_cli_json_and_errors():
 def test_compare_bidding_small_run():
     result = CliRunner().invoke(main, ["compare-bidding", "--hands", "6", "--deals", "100", "--format", "json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["hands"] == 6
     for method in ("chavey", "tarotclub"):
         assert sum(data["agreement"][method].values()) == 6

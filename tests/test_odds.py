@@ -52,7 +52,7 @@ def test_json_output_for_three_and_five_players(players, hand):
     result = CliRunner().invoke(main, ["odds", hand, "--players", str(players), "--deals", "400", "--seed", "1",
                                        "--format", "json", "--quiet"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["players"] == players and data["deals"] == 400
     assert [c["contract"] for c in data["contracts"]] == ["prise", "garde", "garde-sans", "garde-contre"]
     for c in data["contracts"]:
