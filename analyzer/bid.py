@@ -11,16 +11,15 @@ on the same deals, so their differences are measured precisely.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
-from analyzer.match import METHOD_IDS, POLICY_IDS
+from analyzer.match import METHOD_IDS
 from analyzer.odds import fixed_hand
 from analyzer.rules import Contract, Rules
-from analyzer.runs import PIMC_WORLDS, run_in_chunks
+from analyzer.runs import POLICY_IDS, Settings, run_in_chunks
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean, Proportion
 from kernels import auction as K
@@ -97,10 +96,14 @@ def check_bids(bids: list[Contract | None], seat: int) -> Contract | None:
     return best
 
 
-def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | None] = (), policy: str = "heuristic",
-               deals: int | None = None, precision: float = 0.01, max_deals: int = 200_000, seed: int = 0,
-               jobs: int | None = None, bidding: str = "tarotclub", condition: bool = True,
-               progress: Callable[[int, int | None], None] | None = None, worlds: int = PIMC_WORLDS) -> BidAdvice:
+# Per deal and option, the features kept (running moments): the hand's score, whether its side won,
+# and how many deals were drawn to find one that matches the earlier bids.
+SCORE, WON, TRIES = range(3)
+FEATURES = 3
+
+
+def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | None] = (),
+               settings: Settings = Settings(), bidding: str = "tarotclub", condition: bool = True) -> BidAdvice:
     if rules.all_pass != "redeal":
         raise TarotError("bid advice simulates all-pass deals as thrown in (variant all-pass=redeal)")
     if not 0 <= seat < rules.players:
@@ -110,37 +113,33 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     options: list[Contract | None] = [None] + [c for c in Contract if best is None or c > best]
     fixed, unseen, slots = fixed_hand(hand, seat, rules.players)
     earlier = np.array([0 if b is None else int(b) for b in bids] or [0], dtype=np.int64)
-    policies = np.full(rules.players, POLICY_IDS[policy], dtype=np.int64)
+    policies = np.full(rules.players, POLICY_IDS[settings.policy], dtype=np.int64)
     pab_flat, poignee_values = rules_flags(rules)
 
-    def simulate(offset: int, n: int) -> dict:
-        rows = {}
-        for o in options:
+    def simulate(offset: int, n: int) -> np.ndarray:
+        features = np.empty((n, FEATURES * len(options)))
+        for i, o in enumerate(options):
             out = np.zeros((n, K.BID_SIZE), dtype=np.int64)
             K.bid_batch(fixed, unseen, slots, rules.players, seat, earlier, condition and seat > 0,
-                        0 if o is None else int(o), METHOD_IDS[bidding], policies, worlds, np.uint64(seed),
-                        offset, True, pab_flat, poignee_values, out)
+                        0 if o is None else int(o), METHOD_IDS[bidding], policies, settings.worlds,
+                        np.uint64(settings.seed), offset, True, pab_flat, poignee_values, out)
             if (out[:, K.B_TRIES] < 0).any():
                 raise TarotError("the earlier bids are too unlikely under the bidding model to condition on "
                                  "them (try --no-auction-conditioning)")
-            rows[o] = out
-        return rows
+            features[:, FEATURES * i + SCORE] = out[:, K.B_SCORE]
+            features[:, FEATURES * i + WON] = out[:, K.B_WON] == 1
+            features[:, FEATURES * i + TRIES] = out[:, K.B_TRIES]
+        return features
 
-    data = run_in_chunks(simulate, deals, max_deals, precision,
-                         lambda rows: max(_option(o, r).success.half_width for o, r in rows.items()), policy, jobs,
-                         progress)
-    done = data[None].shape[0]
-    result = [_option(o, data[o]) for o in options]
+    moments = run_in_chunks(simulate, FEATURES * len(options), settings,
+                            lambda m: max(m.proportion(FEATURES * i + WON).half_width for i in range(len(options))))
+    result = [BidOption(o, moments.summary(FEATURES * i + SCORE), moments.proportion(FEATURES * i + WON))
+              for i, o in enumerate(options)]
     ranked = sorted(range(len(options)), key=lambda j: -result[j].score.mean)
     if len(options) > 1:
-        margin = Mean.of((data[options[ranked[0]]][:, K.B_SCORE] - data[options[ranked[1]]][:, K.B_SCORE])
-                         .astype(np.float64))
+        margin = moments.difference(FEATURES * ranked[0] + SCORE, FEATURES * ranked[1] + SCORE)
     else:
-        margin = Mean(0.0, 0.0, done)
-    tries = data[options[0]][:, K.B_TRIES]
-    return BidAdvice(rules.players, seat, hand, tuple(bids), result, margin, float(len(tries) / tries.sum()), done)
+        margin = Mean(0.0, 0.0, moments.n)
+    acceptance = 1 / moments.mean(TRIES)          # deals kept / deals drawn (the same for every option)
+    return BidAdvice(rules.players, seat, hand, tuple(bids), result, margin, acceptance, moments.n)
 
-
-def _option(option: Contract | None, rows: np.ndarray) -> BidOption:
-    return BidOption(option, Mean.of(rows[:, K.B_SCORE].astype(np.float64)),
-                     Proportion(int((rows[:, K.B_WON] == 1).sum()), rows.shape[0]))

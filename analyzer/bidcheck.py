@@ -18,6 +18,7 @@ from analyzer.baselines import METHODS, baseline_contract
 from analyzer.bid import bid_advice
 from analyzer.hand import Hand
 from analyzer.rules import Rules
+from analyzer.runs import Settings
 from analyzer.sampling import sample_deals
 from analyzer.stats import Mean
 
@@ -42,8 +43,8 @@ def check_bidding(hands: int = 1000, players: int = 4, deals: int = 1000, seed: 
     gains = {m: [] for m in METHODS}
     for i in range(hands):
         hand = Hand(sum(1 << c for c in range(78) if places[i, c] == 0))
-        choose = bid_advice(hand, rules, 0, [], policy, deals=deals, seed=seed + 1 + i)
-        score = bid_advice(hand, rules, 0, [], policy, deals=deals, seed=seed + 1_000_003 + i)
+        choose = bid_advice(hand, rules, 0, [], Settings(policy, deals=deals, seed=seed + 1 + i))
+        score = bid_advice(hand, rules, 0, [], Settings(policy, deals=deals, seed=seed + 1_000_003 + i))
         value = {o.token: o.score.mean for o in score.options}
         mine = choose.recommendation.token
         for method in METHODS:

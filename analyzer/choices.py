@@ -12,7 +12,6 @@ asked (or a fixed number of deals).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -22,8 +21,8 @@ from analyzer.game import legal_calls
 from analyzer.hand import Hand
 from analyzer.odds import simulate_contract
 from analyzer.rules import Contract, Rules
-from analyzer.runs import PIMC_WORLDS, run_in_chunks
-from analyzer.stats import Mean, Proportion
+from analyzer.runs import Settings, run_in_chunks
+from analyzer.stats import Mean, Moments, Proportion
 from kernels import playout as K
 
 POIGNEE_NAMES = ("simple", "double", "triple")
@@ -63,38 +62,40 @@ class Comparison:
                 "alternatives": [a.as_dict() for a in self.alternatives]}
 
 
+# Per deal and alternative, the features kept (running moments): the taker's score, made, chelem.
+SCORE, MADE, CHELEM = range(3)
+FEATURES = 3
+
+
 def compare(question: str, hand: Hand, rules: Rules, contract: Contract, options: dict[str, np.ndarray],
-            seat: int = 0, policy: str = "heuristic", deals: int | None = None, precision: float = 0.01,
-            max_deals: int = 100_000, seed: int = 0, jobs: int | None = None,
-            progress: Callable[[int, int | None], None] | None = None, worlds: int = PIMC_WORLDS) -> Comparison:
-    """Simulate each labelled set of taker's choices (``kernels.playout`` CH_* arrays) and rank them
-    (``worlds``: per PIMC decision)."""
+            seat: int = 0, settings: Settings = Settings(max_deals=100_000)) -> Comparison:
+    """Simulate each labelled set of taker's choices (``kernels.playout`` CH_* arrays) and rank them."""
     if not 0 <= seat < rules.players:
         raise TarotError(f"seat {seat + 1} does not exist at {rules.players} players")
     hand.check_size(rules.hand_size, rules.players)
-    data = run_in_chunks(
-        lambda offset, n: {label: simulate_contract(hand, seat, contract, rules, policy, n, seed, offset,
-                                                    worlds=worlds, choices=choices)
-                           for label, choices in options.items()},
-        deals, max_deals, precision, _widest, policy, jobs, progress)
-    done = len(next(iter(data.values())))
-    means = {label: d[:, seat].mean() for label, d in data.items()}
-    best = max(means, key=means.get)
-    alternatives = [Alternative(label, Mean.of(d[:, seat]), Proportion(int(d[:, K.R_MADE].sum()), len(d)),
-                                Proportion(int(np.isin(d[:, K.R_CHELEM], (1, 2, 5)).sum()), len(d)),
-                                Mean.of((d[:, seat] - data[best][:, seat]).astype(np.float64)))
-                    for label, d in data.items()]
+    labels = list(options)
+
+    def simulate(offset: int, n: int) -> np.ndarray:
+        features = np.empty((n, FEATURES * len(labels)))
+        for i, label in enumerate(labels):
+            d = simulate_contract(hand, seat, contract, rules, settings.policy, n, settings.seed, offset,
+                                  worlds=settings.worlds, choices=options[label])
+            features[:, FEATURES * i + SCORE] = d[:, seat]
+            features[:, FEATURES * i + MADE] = d[:, K.R_MADE]
+            features[:, FEATURES * i + CHELEM] = np.isin(d[:, K.R_CHELEM], (1, 2, 5))
+        return features
+
+    def widest(m: Moments) -> float:
+        return max(m.proportion(FEATURES * i + f).half_width for i in range(len(labels)) for f in (MADE, CHELEM))
+
+    moments = run_in_chunks(simulate, FEATURES * len(labels), settings, widest)
+    best = max(range(len(labels)), key=lambda i: moments.mean(FEATURES * i + SCORE))
+    alternatives = [Alternative(label, moments.summary(FEATURES * i + SCORE), moments.proportion(FEATURES * i + MADE),
+                                moments.proportion(FEATURES * i + CHELEM),
+                                moments.difference(FEATURES * i + SCORE, FEATURES * best + SCORE))
+                    for i, label in enumerate(labels)]
     alternatives.sort(key=lambda a: -a.score.mean)
-    return Comparison(question, hand, contract, rules.players, seat, done, alternatives)
-
-
-def _widest(rows: dict[str, np.ndarray]) -> float:
-    widest = 0.0
-    for d in rows.values():
-        n = len(d)
-        for k in (int(d[:, K.R_MADE].sum()), int(np.isin(d[:, K.R_CHELEM], (1, 2, 5)).sum())):
-            widest = max(widest, Proportion(k, n).half_width)
-    return widest
+    return Comparison(question, hand, contract, rules.players, seat, moments.n, alternatives)
 
 
 def _choices(**given: int) -> np.ndarray:

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyzer import cards as C
+from analyzer.errors import TarotError
 from analyzer.game import check_discard, discard_options
-from analyzer.match import POLICY_IDS
 from analyzer.rules import Contract, Rules
-from analyzer.runs import PIMC_WORLDS, PLAY_SEED_SALT, threads
+from analyzer.runs import PLAY_SEED_SALT, POLICY_IDS, Settings, threads
 from analyzer.sampling import sample_deals
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean
@@ -25,6 +25,8 @@ from kernels.batch import discard_batch
 from kernels.discard import heuristic_discard
 
 MAX_CANDIDATES = 120
+DEALS = 2000            # deals every candidate is played on, by default
+MAX_DEALS = 200_000     # at most (the scores of every candidate on every deal are kept: 200 MB at the most)
 
 
 @dataclass(frozen=True)
@@ -68,25 +70,28 @@ def candidate_discards(hand: int, size: int) -> list[int]:
     return out
 
 
-def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat: int = 0, deals: int = 2000,
-                  seed: int = 0, top: int = 5, policy: str = "heuristic",
-                  jobs: int | None = None, worlds: int = PIMC_WORLDS) -> list[DiscardChoice]:
-    """The ``top`` discards by the taker's expected score (seat ``seat`` takes ``contract``)."""
+def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat: int = 0,
+                  settings: Settings = Settings(deals=DEALS), top: int = 5) -> list[DiscardChoice]:
+    """The ``top`` discards by the taker's expected score (seat ``seat`` takes ``contract``), every
+    candidate played on the same ``settings.deals`` deals (``DEALS`` when None)."""
     if not contract.chien_shown:
         raise ValueError(f"{contract.token}: there is no discard (the chien is not taken)")
+    deals = settings.deals or DEALS
+    if deals > MAX_DEALS:
+        raise TarotError(f"discard compares its candidates on at most {MAX_DEALS:,} deals, got {deals:,}")
     size = rules.chien_size
     both = hand | chien
     candidates = candidate_discards(both, size)
-    places = sample_deals(rules.players, deals, seed, fixed={seat: hand, "chien": chien})
+    places = sample_deals(rules.players, deals, settings.seed, fixed={seat: hand, "chien": chien})
     masks = np.array(candidates, dtype=object)
     ds = np.array([d & C.SUIT_BITS for d in masks], dtype=np.uint64)
     dt = np.array([d >> C.FIRST_TRUMP for d in masks], dtype=np.uint64)
     scores = np.zeros((deals, len(candidates)), dtype=np.int64)
     pab_flat, poignee_values = rules_flags(rules)
-    policies = np.full(rules.players, POLICY_IDS[policy], dtype=np.int64)
-    with threads(jobs):
-        discard_batch(places, rules.players, seat, int(contract), ds, dt, policies, worlds,
-                      np.uint64(seed ^ PLAY_SEED_SALT), 0, True, pab_flat, poignee_values, scores)
+    policies = np.full(rules.players, POLICY_IDS[settings.policy], dtype=np.int64)
+    with threads(settings.jobs):
+        discard_batch(places, rules.players, seat, int(contract), ds, dt, policies, settings.worlds,
+                      np.uint64(settings.seed ^ PLAY_SEED_SALT), 0, True, pab_flat, poignee_values, scores)
     means = scores.mean(axis=0)
     best = int(np.argmax(means))
     order = np.argsort(-means, kind="stable")[:top]

@@ -12,13 +12,11 @@ from typing import Callable
 
 import numpy as np
 
-from analyzer.runs import CHUNK, PIMC_CHUNK, PIMC_ROLLOUTS, PIMC_WORLDS, threads
+from analyzer.runs import CHUNK, PIMC_CHUNK, PIMC_ROLLOUTS, PIMC_WORLDS, POLICY_IDS, threads
 from analyzer.stats import Mean
 from kernels import match as K
 from kernels.bidding import CHAVEY, TAROTCLUB
-from kernels.playout import HEURISTIC, PIMC, RANDOM
 
-POLICY_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "pimc": PIMC}
 METHOD_IDS = {"chavey": CHAVEY, "tarotclub": TAROTCLUB}
 
 

@@ -11,18 +11,16 @@ Wilson half-width is at most the precision asked (or a fixed number of deals).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
 from analyzer import cards as C
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
-from analyzer.match import POLICY_IDS
 from analyzer.rules import Contract, Rules
-from analyzer.runs import PIMC_WORLDS, run_in_chunks
+from analyzer.runs import PIMC_WORLDS, POLICY_IDS, Settings, run_in_chunks
 from analyzer.simulate import rules_flags
-from analyzer.stats import Mean, Proportion
+from analyzer.stats import Mean, Moments, Proportion
 from kernels import playout as K
 from kernels.batch import advice_batch
 
@@ -95,17 +93,34 @@ def simulate_contract(hand: Hand, seat: int, contract: Contract, rules: Rules, p
     return results
 
 
-def summarize_contract(contract: Contract, rows: np.ndarray, seat: int) -> ContractOdds:
-    n = rows.shape[0]
-    chelem = np.isin(rows[:, K.R_CHELEM], (1, 2, 5))
+# Per deal and contract, the features kept (running moments, analyzer.stats.Moments).
+SCORE, MADE, POINTS, PAB_TAKER, PAB_DEFENCE, CHELEM = range(6)
+FEATURES = 6
+
+
+def contract_features(rows: np.ndarray, seat: int) -> np.ndarray:
+    """The kept features of result rows, one row per deal: the taker's score, made, the taker's side's
+    card points, petit au bout by each side, and chelem (the taker's side took every trick)."""
+    out = np.empty((rows.shape[0], FEATURES))
+    out[:, SCORE] = rows[:, seat]
+    out[:, MADE] = rows[:, K.R_MADE]
+    out[:, POINTS] = rows[:, K.R_TAKER_HP] / 2
+    out[:, PAB_TAKER] = rows[:, K.R_PAB] == 1
+    out[:, PAB_DEFENCE] = rows[:, K.R_PAB] == -1
+    out[:, CHELEM] = np.isin(rows[:, K.R_CHELEM], (1, 2, 5))
+    return out
+
+
+def summarize_contract(contract: Contract, moments: Moments, base: int = 0) -> ContractOdds:
+    """The odds of ``contract`` from the moments whose features start at column ``base``."""
     return ContractOdds(
         contract=contract,
-        success=Proportion(int(rows[:, K.R_MADE].sum()), n),
-        score=Mean.of(rows[:, seat]),
-        points=Mean.of(rows[:, K.R_TAKER_HP] / 2),
-        pab_taker=Proportion(int((rows[:, K.R_PAB] == 1).sum()), n),
-        pab_defence=Proportion(int((rows[:, K.R_PAB] == -1).sum()), n),
-        chelem=Proportion(int(chelem.sum()), n))
+        success=moments.proportion(base + MADE),
+        score=moments.summary(base + SCORE),
+        points=moments.summary(base + POINTS),
+        pab_taker=moments.proportion(base + PAB_TAKER),
+        pab_defence=moments.proportion(base + PAB_DEFENCE),
+        chelem=moments.proportion(base + CHELEM))
 
 
 def widest_half_width(odds: list[ContractOdds]) -> float:
@@ -113,23 +128,21 @@ def widest_half_width(odds: list[ContractOdds]) -> float:
     return max(max(p.half_width for p in (o.success, o.pab_taker, o.pab_defence, o.chelem)) for o in odds)
 
 
-def contract_odds(hand: Hand, rules: Rules, seat: int = 0, policy: str = "heuristic", deals: int | None = None,
-                  precision: float = 0.01, max_deals: int = 200_000, seed: int = 0, jobs: int | None = None,
-                  progress: Callable[[int, int | None], None] | None = None,
-                  worlds: int = PIMC_WORLDS) -> OddsResult:
-    """Odds of every contract for ``hand`` held by ``seat`` (0-based), who takes (``worlds``: per PIMC
-    decision)."""
-    if policy not in POLICY_IDS:
-        raise TarotError(f"unknown policy {policy!r} (expected one of: {', '.join(POLICY_IDS)})")
+def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = Settings()) -> OddsResult:
+    """Odds of every contract for ``hand`` held by ``seat`` (0-based), who takes."""
     if not 0 <= seat < rules.players:
         raise TarotError(f"seat {seat + 1} does not exist at {rules.players} players")
     hand.check_size(rules.hand_size, rules.players)
-    data = run_in_chunks(
-        lambda offset, n: {c: simulate_contract(hand, seat, c, rules, policy, n, seed, offset, worlds=worlds)
-                           for c in Contract},
-        deals, max_deals, precision,
-        lambda rows: widest_half_width([summarize_contract(c, r, seat) for c, r in rows.items()]), policy, jobs,
-        progress)
-    odds = [summarize_contract(c, data[c], seat) for c in Contract]
-    done = data[Contract.PRISE].shape[0]
-    return OddsResult(rules.players, seat, hand, policy, done, odds)
+    contracts = list(Contract)
+
+    def simulate(offset: int, n: int) -> np.ndarray:
+        return np.hstack([contract_features(simulate_contract(hand, seat, c, rules, settings.policy, n,
+                                                              settings.seed, offset, worlds=settings.worlds), seat)
+                          for c in contracts])
+
+    def summarize(moments: Moments) -> list[ContractOdds]:
+        return [summarize_contract(c, moments, FEATURES * i) for i, c in enumerate(contracts)]
+
+    moments = run_in_chunks(simulate, FEATURES * len(contracts), settings,
+                            lambda m: widest_half_width(summarize(m)))
+    return OddsResult(rules.players, seat, hand, settings.policy, moments.n, summarize(moments))

@@ -6,12 +6,18 @@ and how it is cut never changes the deals themselves: same seed, same output, wh
 
 from __future__ import annotations
 
+import math
 import warnings
 from contextlib import contextmanager
-from typing import Callable, Hashable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterator
 
 import numba
 import numpy as np
+
+from analyzer.errors import TarotError
+from analyzer.stats import Moments
+from kernels.playout import HEURISTIC, PIMC, RANDOM
 
 PLAY_SEED_SALT = 0x5DEECE66D   # deals given to a playout kernel are played from streams other than their dealing's
 CHUNK = 2000            # deals per chunk with the fast policies
@@ -21,6 +27,45 @@ PIMC_CHUNK = 100        # with determinized search
 # 64 +63.9, 128 +66.6 points per deal; a second rollout per world adds nothing (64 x 2: +65.0).
 PIMC_WORLDS = 64
 PIMC_ROLLOUTS = 1
+POLICY_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "pimc": PIMC}   # card-play policies by name
+MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; memory stays flat)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a simulation runs, shared by every advice analysis (odds, bid, choices, discard): the card-play
+    policy and its PIMC worlds per decision, a fixed number of deals or a target precision (the widest
+    95% half-width of the reported probabilities) with a deal limit, the seed, the threads, and an
+    optional progress callback ``progress(done, total or None)``.  Checked when built."""
+
+    policy: str = "heuristic"
+    worlds: int = PIMC_WORLDS
+    deals: int | None = None
+    precision: float = 0.01
+    max_deals: int = 200_000
+    seed: int = 0
+    jobs: int | None = None
+    progress: Callable[[int, int | None], None] | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.policy not in POLICY_IDS:
+            raise TarotError(f"unknown policy {self.policy!r} (expected one of: {', '.join(POLICY_IDS)})")
+        if self.worlds < 1:
+            raise TarotError(f"worlds must be at least 1, got {self.worlds}")
+        for name in ("deals", "max_deals"):
+            value = getattr(self, name)
+            if value is not None and not 1 <= value <= MAX_DEALS:
+                raise TarotError(f"{name.replace('_', '-')} must be between 1 and {MAX_DEALS:,}, got {value:,}")
+        if not (math.isfinite(self.precision) and 0 < self.precision < 1):
+            raise TarotError(f"precision must be a number between 0 and 1, got {self.precision}")
+        if not 0 <= self.seed < 2**63:
+            raise TarotError(f"seed must be between 0 and 2^63-1, got {self.seed}")
+        if self.jobs is not None and self.jobs < 1:
+            raise TarotError(f"jobs must be at least 1, got {self.jobs}")
+
+    def with_(self, **changes) -> "Settings":
+        """A copy with some settings changed (e.g. another seed)."""
+        return replace(self, **changes)
 
 
 class PrecisionNotReached(UserWarning):
@@ -39,32 +84,28 @@ def threads(jobs: int | None) -> Iterator[None]:
         numba.set_num_threads(previous)
 
 
-def run_in_chunks(simulate: Callable[[int, int], dict[Hashable, np.ndarray]], deals: int | None, max_deals: int,
-                  precision: float, widest: Callable[[dict[Hashable, np.ndarray]], float], policy: str,
-                  jobs: int | None = None,
-                  progress: Callable[[int, int | None], None] | None = None) -> dict[Hashable, np.ndarray]:
-    """Call ``simulate(offset, n)`` (result rows per key) chunk after chunk, until ``deals`` deals, or
-    (``deals`` None) until ``widest(rows so far) <= precision`` or ``max_deals``; stopping at
-    ``max_deals`` first warns ``PrecisionNotReached``."""
-    chunk = PIMC_CHUNK if policy == "pimc" else CHUNK
-    target = deals if deals is not None else max_deals
-    parts: dict[Hashable, list[np.ndarray]] = {}
-    done = 0
+def run_in_chunks(simulate: Callable[[int, int], np.ndarray], features: int, settings: "Settings",
+                  widest: Callable[[Moments], float]) -> Moments:
+    """Call ``simulate(offset, n)`` (one row of ``features`` per deal) chunk after chunk and keep their
+    running moments: ``settings.deals`` deals, or (``deals`` None) until ``widest(moments) <=
+    settings.precision`` or ``settings.max_deals``; stopping at ``max_deals`` first warns
+    ``PrecisionNotReached``."""
+    chunk = PIMC_CHUNK if settings.policy == "pimc" else CHUNK
+    deals = settings.deals
+    target = deals if deals is not None else settings.max_deals
+    moments = Moments(features)
     width = float("inf")
-    with threads(jobs):
-        while done < target:
-            n = min(chunk, target - done)
-            for key, rows in simulate(done, n).items():
-                parts.setdefault(key, []).append(rows)
-            done += n
-            if progress:
-                progress(done, deals)
+    with threads(settings.jobs):
+        while moments.n < target:
+            moments.add(simulate(moments.n, min(chunk, target - moments.n)))
+            if settings.progress:
+                settings.progress(moments.n, deals)
             if deals is None:
-                width = widest({k: np.concatenate(v) for k, v in parts.items()})
-                if width <= precision:
+                width = widest(moments)
+                if width <= settings.precision:
                     break
         else:
             if deals is None:
-                warnings.warn(f"precision ±{precision:g} not reached in {done:,} deals (the limit): the widest 95% "
-                              f"interval is ±{width:.3f}", PrecisionNotReached, stacklevel=2)
-    return {k: np.concatenate(v) for k, v in parts.items()}
+                warnings.warn(f"precision ±{settings.precision:g} not reached in {moments.n:,} deals (the limit): "
+                              f"the widest 95% interval is ±{width:.3f}", PrecisionNotReached, stacklevel=2)
+    return moments

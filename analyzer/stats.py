@@ -61,3 +61,58 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     low = 0.0 if successes == 0 else max(0.0, centre - half)
     high = 1.0 if successes == n else min(1.0, centre + half)
     return low, high
+
+
+class Moments:
+    """Running first and second moments of a fixed set of per-deal features, so a long simulation keeps a
+    few numbers instead of every result row (memory stays flat whatever the deal count).
+
+    ``add`` takes a chunk of rows (deals x features).  Means, standard errors, proportions and the
+    standard error of the difference of two features on the same deals (common random numbers) come
+    out as if every row had been kept.  The data are shifted by the first chunk's means before the
+    squares are summed, so the variances do not lose precision to large means.
+    """
+
+    def __init__(self, features: int):
+        self.n = 0
+        self._shift = np.zeros(features)
+        self._sum = np.zeros(features)
+        self._cross = np.zeros((features, features))
+
+    def add(self, rows: np.ndarray) -> None:
+        x = np.asarray(rows, dtype=np.float64)
+        if x.ndim != 2 or x.shape[1] != self._sum.size:
+            raise ValueError(f"expected rows of {self._sum.size} features, got shape {x.shape}")
+        if not x.shape[0]:
+            return
+        if self.n == 0:
+            self._shift = x.mean(axis=0)
+        x = x - self._shift
+        self.n += x.shape[0]
+        self._sum += x.sum(axis=0)
+        self._cross += x.T @ x
+
+    def mean(self, i: int) -> float:
+        return float(self._shift[i] + self._sum[i] / self.n) if self.n else float("nan")
+
+    def covariance(self, i: int, j: int) -> float:
+        """The sample covariance (ddof 1) of features ``i`` and ``j``; NaN under two rows."""
+        if self.n < 2:
+            return float("nan")
+        return float((self._cross[i, j] - self._sum[i] * self._sum[j] / self.n) / (self.n - 1))
+
+    def summary(self, i: int) -> Mean:
+        """The mean of feature ``i`` with its standard error."""
+        var = self.covariance(i, i)
+        return Mean(self.mean(i), math.sqrt(max(var, 0.0) / self.n) if self.n > 1 else float("nan"), self.n)
+
+    def difference(self, i: int, j: int) -> Mean:
+        """Feature ``i`` minus feature ``j``, deal by deal, with its standard error."""
+        if self.n < 2:
+            return Mean(self.mean(i) - self.mean(j), float("nan"), self.n)
+        var = self.covariance(i, i) + self.covariance(j, j) - 2 * self.covariance(i, j)
+        return Mean(self.mean(i) - self.mean(j), math.sqrt(max(var, 0.0) / self.n), self.n)
+
+    def proportion(self, i: int) -> Proportion:
+        """Feature ``i``, a 0/1 indicator, as a proportion."""
+        return Proportion(int(round(self.mean(i) * self.n)) if self.n else 0, self.n)

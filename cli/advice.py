@@ -11,6 +11,8 @@ from analyzer import cards as C
 from analyzer.bid import bid_advice, parse_bids
 from analyzer.bidcheck import check_bidding
 from analyzer.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
+from analyzer.discard import DEALS as DISCARD_DEALS
+from analyzer.discard import MAX_DEALS as MAX_DISCARD_DEALS
 from analyzer.discard import best_discards
 from analyzer.errors import TarotError
 from analyzer.game import discard_options, lowest_poignee
@@ -18,31 +20,17 @@ from analyzer.hand import Hand
 from analyzer.notation import format_cards
 from analyzer.odds import contract_odds
 from analyzer.rules import Contract, PoigneeLevel
-from cli.options import (echo_json, format_option, jobs_option, players_option, policy_option, quiet_option,
-                         rules_from, seed_option, variant_option, worlds_option)
+from cli.options import (echo_json, format_option, players_option, quiet_option, rules_from, seed_option,
+                         settings_options, variant_option)
 from cli.progress import Progress
 
 
 def simulation_options(fn):
     """The options every simulation-based advice command shares."""
-    for option in reversed([
-        players_option,
-        click.option("--seat", type=click.IntRange(1, 5), default=1, show_default=True,
-                     help="The hand's place in the bidding order (1 speaks first and leads)."),
-        policy_option,
-        worlds_option,
-        click.option("--deals", type=click.IntRange(1, None), help="A fixed number of deals (else --precision)."),
-        click.option("--precision", type=click.FloatRange(0.001, 0.5), default=0.01, show_default=True,
-                     help="Run until every probability's 95% half-width is at most this."),
-        click.option("--max-deals", type=click.IntRange(1, None), default=200_000, show_default=True,
-                     help="Upper bound on deals with --precision."),
-        seed_option,
-        jobs_option,
-        variant_option,
-        quiet_option,
-    ]):
-        fn = option(fn)
-    return fn
+    fn = quiet_option(variant_option(settings_options()(fn)))
+    fn = click.option("--seat", type=click.IntRange(1, 5), default=1, show_default=True,
+                      help="The hand's place in the bidding order (1 speaks first and leads).")(fn)
+    return players_option(fn)
 
 
 def _setup(hand, players, seat, variants):
@@ -57,11 +45,11 @@ def _setup(hand, players, seat, variants):
 @click.argument("hand")
 @simulation_options
 @format_option("table", "json", "csv")
-def odds(hand, players, seat, policy, worlds, deals, precision, max_deals, seed, jobs, variants, quiet, fmt) -> None:
+def odds(hand, players, seat, settings, variants, quiet, fmt) -> None:
     """How likely each contract is to succeed with HAND, and what it is worth to the taker."""
     rules, cards = _setup(hand, players, seat, variants)
     with Progress("simulating", quiet) as bar:
-        result = contract_odds(cards, rules, seat - 1, policy, deals, precision, max_deals, seed, jobs, bar, worlds)
+        result = contract_odds(cards, rules, seat - 1, settings.with_(progress=bar))
     if fmt == "json":
         echo_json(result.as_dict())
         return
@@ -77,7 +65,7 @@ def odds(hand, players, seat, policy, worlds, deals, precision, max_deals, seed,
             writer.writerow({**r, "ci95_low": low, "ci95_high": high})
         click.echo(buf.getvalue(), nl=False)
         return
-    click.echo(f"{result.hand}  (seat {seat} of {result.players}, {result.deals:,} deals, {policy} play)")
+    click.echo(f"{result.hand}  (seat {seat} of {result.players}, {result.deals:,} deals, {result.policy} play)")
     click.echo(f"{'contract':<13}{'success':>8}  {'95% interval':<14}{'score':>9} {'± se':>6}  {'points':>6}"
                f"  {'petit au bout taker/def':>23}  {'chelem':>6}")
     for r in rows:
@@ -96,13 +84,12 @@ def odds(hand, players, seat, policy, worlds, deals, precision, max_deals, seed,
               help="Do not condition the deals on the earlier bids.")
 @simulation_options
 @format_option("table", "json", "csv")
-def bid(hand, bids, bidding, no_conditioning, players, seat, policy, worlds, deals, precision, max_deals, seed,
-        jobs, variants, quiet, fmt) -> None:
+def bid(hand, bids, bidding, no_conditioning, players, seat, settings, variants, quiet, fmt) -> None:
     """What to bid with HAND from --seat, given the bids so far: every option's expected score."""
     rules, cards = _setup(hand, players, seat, variants)
     with Progress("simulating", quiet) as bar:
-        advice = bid_advice(cards, rules, seat - 1, parse_bids(bids), policy, deals, precision, max_deals, seed,
-                            jobs, bidding, not no_conditioning, bar, worlds)
+        advice = bid_advice(cards, rules, seat - 1, parse_bids(bids), settings.with_(progress=bar), bidding,
+                            not no_conditioning)
     if fmt == "json":
         echo_json(advice.as_dict())
         return
@@ -165,11 +152,9 @@ def _contract_option(default: str):
                         help="The contract the hand takes (prise, garde, garde-sans, garde-contre).")
 
 
-def _run(question, cards, rules, contract, options, seat, policy, worlds, deals, precision, max_deals, seed, jobs,
-         quiet):
+def _run(question, cards, rules, contract, options, seat, settings, quiet):
     with Progress("simulating", quiet) as bar:
-        return compare(question, cards, rules, contract, options, seat - 1, policy, deals, precision,
-                       max_deals, seed, jobs, bar, worlds)
+        return compare(question, cards, rules, contract, options, seat - 1, settings.with_(progress=bar))
 
 
 @click.command()
@@ -177,14 +162,13 @@ def _run(question, cards, rules, contract, options, seat, policy, worlds, deals,
 @_contract_option("garde")
 @simulation_options
 @format_option("table", "json", "csv")
-def call(hand, contract, players, seat, policy, worlds, deals, precision, max_deals, seed, jobs, variants, quiet,
+def call(hand, contract, players, seat, settings, variants, quiet,
          fmt) -> None:
     """5 players: which card to call with HAND, and the expected score of each choice."""
     if players != "5":
         raise click.BadParameter("a King is called only at 5 players (use --players 5)", param_hint="--players")
     rules, cards = _setup(hand, players, seat, variants)
-    result = _run("Call:", cards, rules, contract, call_options(cards), seat, policy, worlds, deals, precision,
-                  max_deals, seed, jobs, quiet)
+    result = _run("Call:", cards, rules, contract, call_options(cards), seat, settings, quiet)
     _render_comparison(result, fmt, [f"Recommendation: call {result.best.label}."])
 
 
@@ -193,7 +177,7 @@ def call(hand, contract, players, seat, policy, worlds, deals, precision, max_de
 @_contract_option("garde")
 @simulation_options
 @format_option("table", "json", "csv")
-def poignee(hand, contract, players, seat, policy, worlds, deals, precision, max_deals, seed, jobs, variants, quiet,
+def poignee(hand, contract, players, seat, settings, variants, quiet,
             fmt) -> None:
     """Which poignées HAND may show, which trumps to show, and what declaring each is worth."""
     rules, cards = _setup(hand, players, seat, variants)
@@ -209,8 +193,7 @@ def poignee(hand, contract, players, seat, policy, worlds, deals, precision, max
                          "trump is left)")
     notes.append("The price includes what the showing tells: every seat knows where the shown trumps are "
                  "(the heuristic counts them out of the other hands; --policy pimc also deals them to the shower).")
-    result = _run("Poignée:", cards, rules, contract, options, seat, policy, worlds, deals, precision, max_deals, seed,
-                  jobs, quiet)
+    result = _run("Poignée:", cards, rules, contract, options, seat, settings, quiet)
     _render_comparison(result, fmt, notes + [f"Recommendation: {result.best.label}."])
 
 
@@ -219,12 +202,11 @@ def poignee(hand, contract, players, seat, policy, worlds, deals, precision, max
 @_contract_option("garde-sans")
 @simulation_options
 @format_option("table", "json", "csv")
-def chelem(hand, contract, players, seat, policy, worlds, deals, precision, max_deals, seed, jobs, variants, quiet,
+def chelem(hand, contract, players, seat, settings, variants, quiet,
            fmt) -> None:
     """The probability that HAND takes every trick, and the value of announcing the chelem."""
     rules, cards = _setup(hand, players, seat, variants)
-    result = _run("Chelem:", cards, rules, contract, chelem_options(), seat, policy, worlds, deals, precision,
-                  max_deals, seed, jobs, quiet)
+    result = _run("Chelem:", cards, rules, contract, chelem_options(), seat, settings, quiet)
     _render_comparison(result, fmt, [f"Recommendation: {result.best.label}."])
 
 
@@ -235,15 +217,10 @@ def chelem(hand, contract, players, seat, policy, worlds, deals, precision, max_
 @click.option("--top", type=click.IntRange(1, 50), default=5, show_default=True, help="How many discards to list.")
 @players_option
 @click.option("--seat", type=click.IntRange(1, 5), default=1, show_default=True, help="The taker's seat.")
-@click.option("--deals", type=click.IntRange(10, None), default=2000, show_default=True,
-              help="Deals each candidate is played on (the same deals for all).")
-@policy_option
-@worlds_option
-@seed_option
-@jobs_option
+@settings_options(fixed_deals=DISCARD_DEALS, max_fixed=MAX_DISCARD_DEALS)
 @variant_option
 @format_option("table", "json", "csv")
-def discard(hand, chien, contract, top, players, seat, deals, policy, worlds, seed, jobs, variants, fmt) -> None:
+def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) -> None:
     """The best legal discards for HAND after taking --chien, by the taker's expected score."""
     rules, cards = _setup(hand, players, seat, variants)
     dog = Hand.parse(chien, what="the chien")
@@ -251,8 +228,7 @@ def discard(hand, chien, contract, top, players, seat, deals, policy, worlds, se
     if clash:
         raise click.UsageError(f"card {format_cards(clash).split()[0]} is both in the hand and in the chien")
     dog.check_size(rules.chien_size, rules.players, "the chien")
-    choices = best_discards(cards.mask, dog.mask, Contract.parse(contract), rules, seat - 1, deals, seed, top, policy,
-                            jobs, worlds)
+    choices = best_discards(cards.mask, dog.mask, Contract.parse(contract), rules, seat - 1, settings, top)
     both = cards.mask | dog.mask
     free, trumps = discard_options(both)
     kings_oudlers = both & (C.mask_of(C.KINGS) | C.OUDLER_BITS)
@@ -263,7 +239,7 @@ def discard(hand, chien, contract, top, players, seat, deals, policy, worlds, se
     rule = (f"may not go: {format_cards(kings_oudlers) or 'none held'} (Kings and oudlers); "
             + (f"{forced} trump(s) must go and are shown" if forced else "no trump may go"))
     if fmt == "json":
-        echo_json({"hand": str(cards), "chien": str(dog), "contract": contract, "deals": deals, "rules": rule,
+        echo_json({"hand": str(cards), "chien": str(dog), "contract": contract, "deals": settings.deals, "rules": rule,
                    "discards": rows})
         return
     if fmt == "csv":
@@ -273,7 +249,7 @@ def discard(hand, chien, contract, top, players, seat, deals, policy, worlds, se
         writer.writerows(rows)
         click.echo(buf.getvalue(), nl=False)
         return
-    click.echo(f"{cards} + chien {dog}  ({contract}, {deals:,} deals, {policy} play)")
+    click.echo(f"{cards} + chien {dog}  ({contract}, {settings.deals:,} deals, {settings.policy} play)")
     click.echo(rule)
     for r in rows:
         shown = f"  shows {r['shown_trumps']}" if r["shown_trumps"] else ""

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import math
 
 import click
 
 from analyzer.errors import TarotError
 from analyzer.rules import Rules
-from analyzer.runs import PIMC_WORLDS
+from analyzer.runs import MAX_DEALS, PIMC_WORLDS, Settings
 
 players_option = click.option("--players", type=click.Choice(["3", "4", "5"]), default="4", show_default=True,
                               help="Number of players.")
@@ -39,3 +41,42 @@ def rules_from(players: str, variants: tuple[str, ...]) -> Rules:
 
 def echo_json(obj) -> None:
     click.echo(json.dumps(obj, ensure_ascii=False, indent=2))
+
+
+def _finite(ctx, param, value):
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number", param=param)
+    return value
+
+
+def settings_options(fixed_deals: int | None = None, max_fixed: int = MAX_DEALS):
+    """The simulation settings' options (--policy, --worlds, --deals, --precision, --max-deals, --seed,
+    --jobs), given to the command as one ``settings`` argument (``analyzer.runs.Settings``).  With
+    ``fixed_deals``, runs have a fixed number of deals (that default, at most ``max_fixed``) and no
+    precision target."""
+    if fixed_deals is None:
+        sizes = [
+            click.option("--deals", type=click.IntRange(1, MAX_DEALS),
+                         help="A fixed number of deals (else --precision)."),
+            click.option("--precision", type=click.FloatRange(0.001, 0.5), default=0.01, show_default=True,
+                         callback=_finite, help="Run until every probability's 95% half-width is at most this."),
+            click.option("--max-deals", type=click.IntRange(1, MAX_DEALS), default=200_000, show_default=True,
+                         help="Upper bound on deals with --precision."),
+        ]
+    else:
+        sizes = [click.option("--deals", type=click.IntRange(10, max_fixed), default=fixed_deals, show_default=True,
+                              help="Deals each alternative is played on (the same deals for all).")]
+    options = [policy_option, worlds_option, *sizes, seed_option, jobs_option]
+
+    def decorate(fn):
+        @functools.wraps(fn)
+        def command(*args, policy, worlds, deals, seed, jobs, precision=0.01, max_deals=200_000, **kwargs):
+            settings = Settings(policy=policy, worlds=worlds, deals=deals, precision=precision, max_deals=max_deals,
+                                seed=seed, jobs=jobs)
+            return fn(*args, settings=settings, **kwargs)
+
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate

@@ -8,6 +8,7 @@ from click.testing import CliRunner
 from analyzer.choices import call_options, chelem_options, compare, poignee_options
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
+from analyzer.runs import Settings
 from cli.main import main
 
 FIVE = Hand.parse("20 17 15 12 9 6 1 KS 10S 4S QH 6H KD 5D 2C")
@@ -19,7 +20,7 @@ def test_calling_ones_own_king_means_playing_alone_and_costs():
     rules = Rules(players=5)
     options = call_options(FIVE)
     assert set(options) == {"KS", "KH", "KD", "KC"}
-    result = compare("call", FIVE, rules, Contract.GARDE, options, deals=1500, seed=1)
+    result = compare("call", FIVE, rules, Contract.GARDE, options, settings=Settings(deals=1500, seed=1))
     assert result.best.label in ("KH", "KC")                 # Kings the hand does not hold
     own = [a for a in result.alternatives if a.label in ("KS", "KD")]
     assert all(a.vs_best.mean + 3 * a.vs_best.se < 0 for a in own)
@@ -29,7 +30,7 @@ def test_a_poignee_on_a_sure_hand_is_worth_its_bonus_to_every_seat_share():
     rules = Rules(players=4)
     options = poignee_options(SURE, rules)
     assert list(options) == ["no poignée", "simple (10 trumps)"]
-    result = compare("poignee", SURE, rules, Contract.GARDE, options, deals=1500, seed=2)
+    result = compare("poignee", SURE, rules, Contract.GARDE, options, settings=Settings(deals=1500, seed=2))
     by = {a.label: a for a in result.alternatives}
     assert by["simple (10 trumps)"].success.p == 1.0
     # made every time: the simple poignée adds 20 per defender, 60 to the taker, on every deal
@@ -37,7 +38,8 @@ def test_a_poignee_on_a_sure_hand_is_worth_its_bonus_to_every_seat_share():
 
 
 def test_announcing_a_sure_chelem_pays_the_difference():
-    result = compare("chelem", MONSTER, Rules(players=4), Contract.GARDE_SANS, chelem_options(), deals=500, seed=3)
+    result = compare("chelem", MONSTER, Rules(players=4), Contract.GARDE_SANS, chelem_options(),
+                     settings=Settings(deals=500, seed=3))
     by = {a.label: a for a in result.alternatives}
     assert by["announce"].chelem.p == 1.0
     assert result.best.label == "announce"

@@ -11,6 +11,7 @@ from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.odds import fixed_hand
 from analyzer.rules import Contract, Rules
+from analyzer.runs import Settings
 from cli.main import main
 from kernels.auction import conditioned_deals_batch
 from kernels.bidding import TAROTCLUB
@@ -37,15 +38,16 @@ def test_earlier_passes_lower_the_chance_that_an_earlier_seat_holds_the_21():
 
 
 def test_strong_hand_bids_and_weak_hand_passes():
-    strong = bid_advice(STRONG, Rules(players=4), deals=1000, seed=1)
+    strong = bid_advice(STRONG, Rules(players=4), settings=Settings(deals=1000, seed=1))
     assert strong.recommendation.bid is not None and strong.recommendation.bid >= Contract.GARDE
-    weak = bid_advice(WEAK, Rules(players=4), seat=1, bids=[None], deals=1000, seed=1)
+    weak = bid_advice(WEAK, Rules(players=4), seat=1, bids=[None], settings=Settings(deals=1000, seed=1))
     assert weak.recommendation.bid is None
     assert [o.token for o in weak.options] == ["pass", "prise", "garde", "garde-sans", "garde-contre"]
 
 
 def test_options_are_only_higher_bids():
-    advice = bid_advice(WEAK, Rules(players=4), seat=2, bids=[None, Contract.GARDE], deals=200, seed=2)
+    advice = bid_advice(WEAK, Rules(players=4), seat=2, bids=[None, Contract.GARDE],
+                        settings=Settings(deals=200, seed=2))
     assert [o.token for o in advice.options] == ["pass", "garde-sans", "garde-contre"]
 
 

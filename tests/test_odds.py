@@ -8,6 +8,7 @@ from click.testing import CliRunner
 from analyzer.hand import Hand
 from analyzer.odds import contract_odds, simulate_contract
 from analyzer.rules import Contract, Rules
+from analyzer.runs import Settings
 from cli.main import main
 from kernels import playout as K
 
@@ -16,13 +17,13 @@ WEAK = Hand.parse("7 4 2 QS 9S 5S 3S 10H 6H 2H JD 8D 5D 1D 9C 7C 4C 2C")
 
 
 def test_three_oudlers_and_twelve_trumps_make_garde_sans_almost_surely():
-    r = contract_odds(MONSTER, Rules(players=4), deals=2000, seed=1)
+    r = contract_odds(MONSTER, Rules(players=4), settings=Settings(deals=2000, seed=1))
     gs = {c.contract: c for c in r.contracts}[Contract.GARDE_SANS]
     assert gs.success.wilson()[0] > 0.97
 
 
 def test_a_weak_hand_fails_most_contracts():
-    r = contract_odds(WEAK, Rules(players=4), deals=2000, seed=2)
+    r = contract_odds(WEAK, Rules(players=4), settings=Settings(deals=2000, seed=2))
     assert all(c.success.p < 0.2 for c in r.contracts)
 
 
@@ -38,7 +39,7 @@ def test_garde_pays_twice_prise_on_the_same_deals_apart_from_poignees():
 
 
 def test_precision_mode_stops_when_every_interval_is_narrow_enough():
-    r = contract_odds(WEAK, Rules(players=4), precision=0.02, seed=4)
+    r = contract_odds(WEAK, Rules(players=4), settings=Settings(precision=0.02, seed=4))
     assert all(max(p.half_width for p in (c.success, c.pab_taker, c.pab_defence, c.chelem)) <= 0.02
                for c in r.contracts)
     assert r.deals < 200_000
