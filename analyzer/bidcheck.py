@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -36,15 +37,17 @@ class BiddingCheck:
 
 
 def check_bidding(hands: int = 1000, players: int = 4, deals: int = 1000, seed: int = 0,
-                  policy: str = "heuristic") -> BiddingCheck:
+                  policy: str = "heuristic", jobs: int | None = None,
+                  progress: Callable[[int, int | None], None] | None = None) -> BiddingCheck:
+    """Compare on ``hands`` random hands (``jobs`` threads); ``progress(done, hands)`` after each hand."""
     rules = Rules(players=players)
     places = sample_deals(players, hands, seed)
     agreement = {m: Counter() for m in METHODS}
     gains = {m: [] for m in METHODS}
     for i in range(hands):
         hand = Hand(sum(1 << c for c in range(78) if places[i, c] == 0))
-        choose = bid_advice(hand, rules, 0, [], Settings(policy, deals=deals, seed=seed + 1 + i))
-        score = bid_advice(hand, rules, 0, [], Settings(policy, deals=deals, seed=seed + 1_000_003 + i))
+        choose = bid_advice(hand, rules, 0, [], Settings(policy, deals=deals, seed=seed + 1 + i, jobs=jobs))
+        score = bid_advice(hand, rules, 0, [], Settings(policy, deals=deals, seed=seed + 1_000_003 + i, jobs=jobs))
         value = {o.token: o.score.mean for o in score.options}
         mine = choose.recommendation.token
         for method in METHODS:
@@ -52,4 +55,6 @@ def check_bidding(hands: int = 1000, players: int = 4, deals: int = 1000, seed: 
             token = "pass" if theirs is None else theirs.token
             agreement[method][(mine, token)] += 1
             gains[method].append(value[mine] - value[token])
+        if progress:
+            progress(i + 1, hands)
     return BiddingCheck(hands, agreement, {m: Mean.of(np.array(g)) for m, g in gains.items()})

@@ -20,17 +20,28 @@ from analyzer.hand import Hand
 from analyzer.notation import format_cards
 from analyzer.odds import contract_odds
 from analyzer.rules import Contract, PoigneeLevel
-from cli.options import (echo_json, format_option, players_option, quiet_option, rules_from, seed_option,
-                         settings_options, variant_option)
-from cli.progress import Progress
+from cli.options import (echo_json, format_option, jobs_option, players_option, quiet_option, rules_from,
+                         seed_option, settings_options, variant_option)
+from cli.progress import Progress, compile_notice
 
 
-def simulation_options(fn):
-    """The options every simulation-based advice command shares."""
-    fn = quiet_option(variant_option(settings_options()(fn)))
-    fn = click.option("--seat", type=click.IntRange(1, 5), default=1, show_default=True,
-                      help="The hand's place in the bidding order (1 speaks first and leads).")(fn)
-    return players_option(fn)
+def simulation_options(players: str = "4"):
+    """The options every simulation-based advice command shares (``players``: the default of --players)."""
+    def decorate(fn):
+        fn = quiet_option(variant_option(settings_options()(fn)))
+        fn = click.option("--seat", type=click.IntRange(1, 5), default=1, show_default=True,
+                          help="The hand's place in the bidding order (1 speaks first and leads).")(fn)
+        return players_option(fn) if players == "4" else click.option(
+            "--players", type=click.Choice(["3", "4", "5"]), default=players, show_default=True,
+            help="Number of players.")(fn)
+    return decorate
+
+
+def score_legend(players: int) -> str:
+    """What the taker's score column means: the taker's total for the deal, and each defender's share."""
+    share = {3: "half of it", 4: "a third of it",
+             5: "half of it when the taker has a partner, a quarter when the taker plays alone"}[players]
+    return f"score: the taker's expected score for the deal (each defender loses {share})."
 
 
 def _setup(hand, players, seat, variants):
@@ -43,7 +54,7 @@ def _setup(hand, players, seat, variants):
 
 @click.command()
 @click.argument("hand")
-@simulation_options
+@simulation_options()
 @format_option("table", "json", "csv")
 def odds(hand, players, seat, settings, variants, quiet, fmt) -> None:
     """How likely each contract is to succeed with HAND, and what it is worth to the taker."""
@@ -66,6 +77,9 @@ def odds(hand, players, seat, settings, variants, quiet, fmt) -> None:
         click.echo(buf.getvalue(), nl=False)
         return
     click.echo(f"{result.hand}  (seat {seat} of {result.players}, {result.deals:,} deals, {result.policy} play)")
+    if result.called is not None:
+        click.echo(f"taking, this hand calls {C.TOKENS[result.called]} ({C.name(result.called)}); "
+                   "`tarot-analyzer call` compares the other calls")
     click.echo(f"{'contract':<13}{'success':>8}  {'95% interval':<14}{'score':>9} {'± se':>6}  {'points':>6}"
                f"  {'petit au bout taker/def':>23}  {'chelem':>6}")
     for r in rows:
@@ -73,6 +87,7 @@ def odds(hand, players, seat, settings, variants, quiet, fmt) -> None:
                    f"{r['expected_score']:>+9.1f} {r['se']:>6.1f}  {r['mean_points']:>6.1f}"
                    f"  {r['p_petit_au_bout_taker']:>11.1%}/{r['p_petit_au_bout_defence']:<11.1%}"
                    f"  {r['p_chelem']:>6.1%}")
+    click.echo(score_legend(result.players) + " points: the taker's side's card points.")
 
 
 @click.command()
@@ -82,7 +97,7 @@ def odds(hand, players, seat, settings, variants, quiet, fmt) -> None:
               help="The bidding model of the other seats.")
 @click.option("--no-auction-conditioning", "no_conditioning", is_flag=True,
               help="Do not condition the deals on the earlier bids.")
-@simulation_options
+@simulation_options()
 @format_option("table", "json", "csv")
 def bid(hand, bids, bidding, no_conditioning, players, seat, settings, variants, quiet, fmt) -> None:
     """What to bid with HAND from --seat, given the bids so far: every option's expected score."""
@@ -111,6 +126,10 @@ def bid(hand, bids, bidding, no_conditioning, players, seat, settings, variants,
         click.echo(f"{r['bid']:<13}{r['expected_score']:>+9.1f} {r['se']:>6.1f}  {r['p_success']:>9.1%}  "
                    f"{r['ci95'][0]:.1%}–{r['ci95'][1]:.1%}{mark}")
     click.echo(f"Recommendation: {advice.recommendation.token}. {advice.reason()}")
+    click.echo("score: this seat's expected score for the deal, whoever takes. pass: this seat passes and the "
+               f"later seats bid by the {bidding} count; one of them "
+               + ("or the earlier bidder " if any(b is not None for b in advice.earlier) else "")
+               + "may take (this seat then defends), else the deal is thrown in and scores 0.")
 
 
 def _render_comparison(comparison, fmt: str, notes: list[str] = ()) -> None:
@@ -160,7 +179,7 @@ def _run(question, cards, rules, contract, options, seat, settings, quiet):
 @click.command()
 @click.argument("hand")
 @_contract_option("garde")
-@simulation_options
+@simulation_options(players="5")
 @format_option("table", "json", "csv")
 def call(hand, contract, players, seat, settings, variants, quiet,
          fmt) -> None:
@@ -175,7 +194,7 @@ def call(hand, contract, players, seat, settings, variants, quiet,
 @click.command()
 @click.argument("hand")
 @_contract_option("garde")
-@simulation_options
+@simulation_options()
 @format_option("table", "json", "csv")
 def poignee(hand, contract, players, seat, settings, variants, quiet,
             fmt) -> None:
@@ -200,7 +219,7 @@ def poignee(hand, contract, players, seat, settings, variants, quiet,
 @click.command()
 @click.argument("hand")
 @_contract_option("garde-sans")
-@simulation_options
+@simulation_options()
 @format_option("table", "json", "csv")
 def chelem(hand, contract, players, seat, settings, variants, quiet,
            fmt) -> None:
@@ -213,7 +232,8 @@ def chelem(hand, contract, players, seat, settings, variants, quiet,
 @click.command()
 @click.argument("hand")
 @click.option("--chien", required=True, metavar="CARDS", help="The chien's cards.")
-@click.option("--contract", type=click.Choice(["prise", "garde"]), default="garde", show_default=True)
+@click.option("--contract", type=click.Choice(["prise", "garde"]), default="garde", show_default=True,
+              help="The contract taken (only a Prise or a Garde takes the chien and discards).")
 @click.option("--top", type=click.IntRange(1, 50), default=5, show_default=True, help="How many discards to list.")
 @players_option
 @click.option("--seat", type=click.IntRange(1, 5), default=1, show_default=True, help="The taker's seat.")
@@ -228,7 +248,8 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
     if clash:
         raise click.UsageError(f"card {format_cards(clash).split()[0]} is both in the hand and in the chien")
     dog.check_size(rules.chien_size, rules.players, "the chien")
-    choices = best_discards(cards.mask, dog.mask, Contract.parse(contract), rules, seat - 1, settings, top)
+    with compile_notice():
+        choices = best_discards(cards.mask, dog.mask, Contract.parse(contract), rules, seat - 1, settings, top)
     both = cards.mask | dog.mask
     free, trumps = discard_options(both)
     kings_oudlers = both & (C.mask_of(C.KINGS) | C.OUDLER_BITS)
@@ -263,10 +284,13 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
 @click.option("--deals", type=click.IntRange(10, None), default=1000, show_default=True,
               help="Deals per option, to choose and (on fresh deals) to score.")
 @seed_option
+@jobs_option
+@quiet_option
 @format_option("table", "json")
-def compare_bidding(hands, players, deals, seed, fmt) -> None:
+def compare_bidding(hands, players, deals, seed, jobs, quiet, fmt) -> None:
     """The bid advice against the two point-count methods: agreement, and points gained per deal."""
-    result = check_bidding(hands, int(players), deals, seed)
+    with Progress("comparing", quiet, unit="hands") as bar:
+        result = check_bidding(hands, int(players), deals, seed, jobs=jobs, progress=bar)
     if fmt == "json":
         echo_json(result.as_dict())
         return

@@ -70,7 +70,7 @@ def test_discard_command_enforces_the_rules():
     assert len(data["discards"]) == 5
     clash = runner.invoke(main, ["discard", hand, "--chien", "KS 6D 2D 7C 3C KC"])
     assert clash.exit_code != 0 and "KS" in clash.output
-    bad = runner.invoke(main, ["call", str(FIVE)])
+    bad = runner.invoke(main, ["call", str(FIVE), "--players", "4"])
     assert bad.exit_code != 0 and "5 players" in bad.output
 
 
