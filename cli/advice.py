@@ -8,7 +8,7 @@ import io
 import click
 
 from analyzer import cards as C
-from analyzer.bid import bid_advice, parse_bids
+from analyzer.bid import BID_NOISE, bid_advice, parse_bids
 from analyzer.bidcheck import check_bidding
 from analyzer.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
 from analyzer.discard import DEALS as DISCARD_DEALS
@@ -20,7 +20,7 @@ from analyzer.hand import Hand
 from analyzer.notation import format_cards
 from analyzer.odds import contract_odds
 from analyzer.rules import Contract, PoigneeLevel
-from cli.options import (echo_json, format_option, jobs_option, players_option, quiet_option, rules_from,
+from cli.options import (_finite, echo_json, format_option, jobs_option, players_option, quiet_option, rules_from,
                          seed_option, settings_options, variant_option)
 from cli.progress import Progress, compile_notice
 
@@ -95,16 +95,24 @@ def odds(hand, players, seat, settings, variants, quiet, fmt) -> None:
 @click.option("--bids", default="", metavar="BID,…", help='Bids made before this seat, e.g. "pass,prise".')
 @click.option("--bidding", type=click.Choice(["tarotclub", "chavey"]), default="tarotclub", show_default=True,
               help="The bidding model of the other seats.")
+@click.option("--auction-noise", "noise", type=click.FloatRange(0, 100), default=BID_NOISE, show_default=True,
+              callback=_finite, metavar="POINTS",
+              help="How far from the --bidding count the earlier bidders may stray: each deal weighs the "
+                   "probability that its earlier seats make the bids made, with their count off by a normal "
+                   "error of this many points (0: exactly the count).")
 @click.option("--no-auction-conditioning", "no_conditioning", is_flag=True,
               help="Do not condition the deals on the earlier bids.")
 @simulation_options()
 @format_option("table", "json", "csv")
-def bid(hand, bids, bidding, no_conditioning, players, seat, settings, variants, quiet, fmt) -> None:
-    """What to bid with HAND from --seat, given the bids so far: every option's expected score."""
+def bid(hand, bids, bidding, noise, no_conditioning, players, seat, settings, variants, quiet, fmt) -> None:
+    """What to bid with HAND from --seat, given the bids so far: every option's expected score.
+
+    The deals are weighted by how likely their earlier seats were to make the bids made (see
+    --auction-noise); an unlikely auction leaves fewer effective deals, shown in the header."""
     rules, cards = _setup(hand, players, seat, variants)
     with Progress("simulating", quiet) as bar:
         advice = bid_advice(cards, rules, seat - 1, parse_bids(bids), settings.with_(progress=bar), bidding,
-                            not no_conditioning)
+                            not no_conditioning, noise)
     if fmt == "json":
         echo_json(advice.as_dict())
         return
@@ -119,7 +127,10 @@ def bid(hand, bids, bidding, no_conditioning, players, seat, settings, variants,
         click.echo(buf.getvalue(), nl=False)
         return
     earlier = ", ".join("pass" if b is None else b.token for b in advice.earlier) or "none"
-    click.echo(f"{advice.hand}  (seat {seat} of {advice.players}; bids before: {earlier}; {advice.deals:,} deals)")
+    weighing = (f", weighted by the earlier bids: worth {advice.effective_deals:,.0f}"
+                if advice.seat and not no_conditioning else "")
+    click.echo(f"{advice.hand}  (seat {seat} of {advice.players}; bids before: {earlier}; {advice.deals:,} deals"
+               f"{weighing})")
     click.echo(f"{'bid':<13}{'score':>9} {'± se':>6}  {'side wins':>9}  95% interval")
     for r in rows:
         mark = "  <- best" if r["bid"] == advice.recommendation.token else ""
