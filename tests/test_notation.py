@@ -324,8 +324,8 @@ def test_petit_sec_seat_in_a_deal():
 # --- forgiving input ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("selector", ["\ufe0e", "\ufe0f"])
-@pytest.mark.parametrize("symbol,suit", list(SUIT_SYMBOLS.items()) + [("♤", SPADES), ("♡", HEARTS), ("♢", DIAMONDS),
-                                                                      ("♧", CLUBS)])
+@pytest.mark.parametrize("symbol,suit", list(SUIT_SYMBOLS.items())
+                         + [("♤", SPADES), ("♡", HEARTS), ("♢", DIAMONDS), ("♧", CLUBS)])
 def test_suit_symbol_with_a_variation_selector(symbol, suit, selector):
     # as copied from web pages: "K♠️" is K, the spade and U+FE0F (emoji presentation)
     assert parse_card("K" + symbol + selector) == C.suit_card(suit, C.KING)
@@ -333,7 +333,8 @@ def test_suit_symbol_with_a_variation_selector(symbol, suit, selector):
 
 
 def test_hand_copied_with_variation_selectors():
-    text = "21 19 15 12 8 5 1 EX K\u2660\ufe0f Q\u2660\ufe0f 7\u2660\ufe0e K\u2665\ufe0f 3\u2665 C\u2666\ufe0f 9\u2666 2D K\u2663\ufe0f 4C"
+    text = ("21 19 15 12 8 5 1 EX K\u2660\ufe0f Q\u2660\ufe0f 7\u2660\ufe0e K\u2665\ufe0f 3\u2665 C\u2666\ufe0f "
+            "9\u2666 2D K\u2663\ufe0f 4C")
     assert str(Hand.parse(text, players=4)) == NOTATION_EXAMPLE
 
 
@@ -383,3 +384,12 @@ def test_a_chien_of_another_player_count_says_so():
     with pytest.raises(WrongCardCountError) as info:
         Hand.of(range(6)).check_size(3, 5, "the chien")
     assert str(info.value).endswith("is this a 3- or 4-player chien? use --players 3 or 4")
+
+
+def test_huge_contract_and_variant_names_are_cut_too():
+    from analyzer.rules import Contract, Rules
+    for call in (lambda: Contract.parse("garde" * 1000), lambda: Rules.from_options(4, ["x" * 5000 + "=1"]),
+                 lambda: Rules.from_options(4, ["y" * 5000])):
+        with pytest.raises(RulesError) as info:
+            call()
+        assert len(str(info.value)) < 200 and "…" in str(info.value)
