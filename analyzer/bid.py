@@ -35,6 +35,7 @@ class BidOption:
     bid: Contract | None              # None: pass
     score: Mean                       # the hand's score
     success: WeightedProportion       # the hand's side wins the deal (a thrown-in deal is no success)
+    vs_best: Mean                     # score minus the best option's, on the same deals
 
     @property
     def token(self) -> str:
@@ -160,9 +161,11 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     moments = run_in_chunks(simulate, 1 + PER_OPTION * len(options), settings,
                             lambda m: max(m.weighted_proportion(column(i, WON), WEIGHT).half_width
                                           for i in range(len(options))))
-    result = [BidOption(o, moments.ratio({column(i, SCORE): 1.0}, WEIGHT),
-                        moments.weighted_proportion(column(i, WON), WEIGHT)) for i, o in enumerate(options)]
-    ranked = sorted(range(len(options)), key=lambda j: -result[j].score.mean)
+    scores = [moments.ratio({column(i, SCORE): 1.0}, WEIGHT) for i in range(len(options))]
+    ranked = sorted(range(len(options)), key=lambda j: -scores[j].mean)
+    result = [BidOption(o, scores[i], moments.weighted_proportion(column(i, WON), WEIGHT),
+                        moments.ratio({column(i, SCORE): 1.0, column(ranked[0], SCORE): -1.0}, WEIGHT))
+              for i, o in enumerate(options)]
     if len(options) > 1:
         margin = moments.ratio({column(ranked[0], SCORE): 1.0, column(ranked[1], SCORE): -1.0}, WEIGHT)
     else:

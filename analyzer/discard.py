@@ -71,9 +71,11 @@ def candidate_discards(hand: int, size: int) -> list[int]:
 
 
 def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat: int = 0,
-                  settings: Settings = Settings(deals=DEALS), top: int = 5) -> list[DiscardChoice]:
+                  settings: Settings = Settings(deals=DEALS), top: int = 5,
+                  include: int | None = None) -> list[DiscardChoice]:
     """The ``top`` discards by the taker's expected score (seat ``seat`` takes ``contract``), every
-    candidate played on the same ``settings.deals`` deals (``DEALS`` when None)."""
+    candidate played on the same ``settings.deals`` deals (``DEALS`` when None); ``include``, a legal
+    discard, is valued with them and listed last if it is not among the ``top``."""
     if not contract.chien_shown:
         raise ValueError(f"{contract.token}: there is no discard (the chien is not taken)")
     deals = settings.deals or DEALS
@@ -82,6 +84,9 @@ def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat:
     size = rules.chien_size
     both = hand | chien
     candidates = candidate_discards(both, size)
+    if include is not None and include not in candidates:
+        check_discard(both, include, size)
+        candidates.append(include)
     places = sample_deals(rules.players, deals, settings.seed, fixed={seat: hand, "chien": chien})
     masks = np.array(candidates, dtype=object)
     ds = np.array([d & C.SUIT_BITS for d in masks], dtype=np.uint64)
@@ -94,6 +99,8 @@ def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat:
                       np.uint64(settings.seed ^ PLAY_SEED_SALT), 0, True, pab_flat, poignee_values, scores)
     means = scores.mean(axis=0)
     best = int(np.argmax(means))
-    order = np.argsort(-means, kind="stable")[:top]
+    order = list(np.argsort(-means, kind="stable")[:top])
+    if include is not None and candidates.index(include) not in order:
+        order.append(candidates.index(include))
     return [DiscardChoice(candidates[j], Mean.of(scores[:, j]), Mean.of(scores[:, j] - scores[:, best]),
                           candidates[j] & C.TRUMP_BITS) for j in order]

@@ -11,9 +11,12 @@ from analyzer import __version__
 from analyzer.errors import TarotError
 from analyzer.runs import PrecisionNotReached
 from cli.advice import bid, call, chelem, compare_bidding, discard, odds, poignee
+from cli.analyze import analyze
 from cli.batch import batch
 from cli.bench import bench
 from cli.match import match
+from cli.play import play
+from cli.record import record
 from cli.score import score
 from cli.summarize import summarize
 
@@ -64,6 +67,7 @@ def main() -> None:
     """
 
 
+main.add_command(analyze)
 main.add_command(batch)
 main.add_command(bench)
 main.add_command(bid)
@@ -75,4 +79,6 @@ main.add_command(odds)
 main.add_command(poignee)
 main.add_command(match)
 main.add_command(score)
+main.add_command(play)
+main.add_command(record)
 main.add_command(summarize)

@@ -20,7 +20,8 @@ policy_option = click.option("--policy", type=click.Choice(["heuristic", "pimc",
                              show_default=True, help="How the simulated seats play their cards.")
 jobs_option = click.option("--jobs", type=click.IntRange(1, None), help="Threads (default: all).")
 quiet_option = click.option("--quiet", is_flag=True,
-                            help="No progress bar (a first run still says, in one line, that it compiles the kernels).")
+                            help="No progress bar (on a terminal, a first run still says in one line that it compiles "
+                                 "the kernels).")
 worlds_option = click.option("--worlds", type=click.IntRange(1, None), default=PIMC_WORLDS, show_default=True,
                              help="PIMC: worlds sampled per decision (more: stronger play, slower).")
 variant_option = click.option("--variant", "variants", multiple=True, metavar="NAME=VALUE",
@@ -39,8 +40,13 @@ def rules_from(players: str, variants: tuple[str, ...]) -> Rules:
         raise click.BadParameter(str(exc), param_hint="--variant") from None
 
 
+def json_text(obj) -> str:
+    """``obj`` as indented JSON text."""
+    return json.dumps(obj, ensure_ascii=False, indent=2)
+
+
 def echo_json(obj) -> None:
-    click.echo(json.dumps(obj, ensure_ascii=False, indent=2))
+    click.echo(json_text(obj))
 
 
 def _finite(ctx, param, value):

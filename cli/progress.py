@@ -1,8 +1,9 @@
-"""A progress bar on stderr that appears only for runs longer than about a second, and only when
-stderr is a terminal (a captured log gets no redrawn lines), and a one-line notice when the kernels
-are being compiled (a first run after an install or an update: the wait before the first chunk is
-compilation, not simulation).  The notice is written even with ``--quiet`` and into logs: it is one
-line, and without it a first run looks hung."""
+"""A progress bar on stderr that appears only for runs longer than about a second, and a one-line
+notice when the kernels are being compiled (a first run after an install or an update: the wait
+before the first chunk is compilation, not simulation).  Both are for a person watching: they are
+written only when stderr is a terminal, so a captured log or a test never gets redrawn lines or a
+notice that depends on the state of the cache.  ``--quiet`` drops the bar but keeps the notice (one
+line, without which a first run looks hung)."""
 
 from __future__ import annotations
 
@@ -34,9 +35,9 @@ class _CompileNotice(event.Listener):
 
 class Progress:
     """Call with (done, total); draws on stderr once a second has passed, when stderr is a terminal
-    and not ``quiet``.  Until ``close``, a compilation of the kernels is announced on stderr in one
-    line (even when ``quiet``).  A context manager: ``with Progress(...) as bar`` closes it on the way
-    out.  ``unit`` names what is counted (deals, hands)."""
+    and not ``quiet``.  Until ``close``, a compilation of the kernels is announced in one line when
+    stderr is a terminal (even when ``quiet``).  A context manager: ``with Progress(...) as bar``
+    closes it on the way out.  ``unit`` names what is counted (deals, hands)."""
 
     def __init__(self, label: str, quiet: bool = False, delay: float = 1.0, unit: str = "deals",
                  stream: TextIO | None = None):
@@ -44,12 +45,14 @@ class Progress:
         self.unit = unit
         self.stream = stream if stream is not None else sys.stderr
         isatty = getattr(self.stream, "isatty", None)
-        self.live = not quiet and bool(isatty and isatty())
+        terminal = bool(isatty and isatty())
+        self.live = terminal and not quiet
         self.start = time.monotonic()
         self.delay = delay
         self.drawn = False
-        self.notice = _CompileNotice(self.stream)
-        event.register("numba:compile", self.notice)
+        self.notice = _CompileNotice(self.stream) if terminal else None
+        if self.notice:
+            event.register("numba:compile", self.notice)
 
     def __call__(self, done: int, total: int | None) -> None:
         """``total`` None: running until a precision is reached (the bar shows the count only)."""
@@ -81,6 +84,6 @@ class Progress:
             self.stream.flush()
 
 
-def compile_notice() -> Progress:
+def compile_notice(stream: TextIO | None = None) -> Progress:
     """Only the one-line compile notice, for a command with no count to show (``with compile_notice():``)."""
-    return Progress("", quiet=True)
+    return Progress("", quiet=True, stream=stream)

@@ -18,10 +18,17 @@ def reference() -> str:
              "Generated from `--help` by `python -m cli.reference > docs/cli.md`; do not edit by hand.", "",
              "```text", main.get_help(ctx), "```", ""]
     for name in sorted(main.commands):
-        command = main.commands[name]
-        sub = click.Context(command, info_name=name, parent=ctx, **SETTINGS)
-        parts += [f"## {name}", "", "```text", command.get_help(sub), "```", ""]
+        parts += _command_help(main.commands[name], name, ctx)
     return "\n".join(parts)
+
+
+def _command_help(command: click.Command, name: str, parent: click.Context) -> list[str]:
+    """A command's help, then each subcommand's when it is a group (``record check`` …)."""
+    ctx = click.Context(command, info_name=name.split()[-1], parent=parent, **SETTINGS)
+    parts = [f"## {name}", "", "```text", command.get_help(ctx), "```", ""]
+    for sub in sorted(getattr(command, "commands", {})):
+        parts += _command_help(command.commands[sub], f"{name} {sub}", ctx)
+    return parts
 
 
 if __name__ == "__main__":

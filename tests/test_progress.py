@@ -1,6 +1,6 @@
-"""The progress bar and its compile notice: the notice is one line, shown once when Numba compiles during
-a run (quiet or not), never after the run is closed; the bar is drawn only on a terminal, so a captured
-log gets no redrawn lines."""
+"""The progress bar and its compile notice, both only on a terminal (a captured log or a test gets neither):
+the notice is one line, shown once when Numba compiles during a run (quiet or not), never after the run
+is closed; the bar shows the total."""
 
 import io
 
@@ -19,35 +19,42 @@ def _compile_something_new(k: int) -> None:
     njit(lambda x: x + k)(1)
 
 
-def test_compile_notice_once_and_only_while_running(capsys):
-    bar = Progress("simulating")
+def test_compile_notice_once_and_only_while_running():
+    tty = Terminal()
+    bar = Progress("simulating", stream=tty)
     _compile_something_new(1)
     _compile_something_new(2)
     bar.close()
     _compile_something_new(3)
-    assert capsys.readouterr().err.count(COMPILE_NOTICE) == 1
+    assert tty.getvalue().count(COMPILE_NOTICE) == 1
 
 
-def test_compile_notice_in_one_line_when_quiet(capsys):
-    bar = Progress("simulating", quiet=True)
+def test_compile_notice_in_one_line_when_quiet():
+    tty = Terminal()
+    bar = Progress("simulating", quiet=True, stream=tty)
     _compile_something_new(4)
     _compile_something_new(5)
     bar.close()
-    assert capsys.readouterr().err == COMPILE_NOTICE + "\n"
+    assert tty.getvalue() == COMPILE_NOTICE + "\n"
 
 
-def test_compile_notice_alone_for_commands_without_a_count(capsys):
-    with compile_notice():
+def test_compile_notice_alone_for_commands_without_a_count():
+    tty = Terminal()
+    with compile_notice(tty):
         _compile_something_new(6)
-    assert capsys.readouterr().err == COMPILE_NOTICE + "\n"
+    assert tty.getvalue() == COMPILE_NOTICE + "\n"
 
 
-def test_no_bar_when_stderr_is_not_a_terminal():
+def test_neither_bar_nor_notice_when_stderr_is_not_a_terminal(capsys):
     log = io.StringIO()
     with Progress("simulating", delay=0.0, stream=log) as bar:
+        _compile_something_new(7)
         for done in range(0, 10_001, 100):
             bar(done, 10_000)
     assert log.getvalue() == ""
+    with Progress("simulating"):             # stderr captured by pytest: not a terminal
+        _compile_something_new(8)
+    assert capsys.readouterr().err == ""
 
 
 def test_bar_with_its_total_on_a_terminal():

@@ -1,0 +1,78 @@
+"""Simulated whole deals written as records (``tarot-analyzer play``).
+
+``kernels/records.py`` deals, bids by the bidding model, makes the taker's and the seats' choices
+before the first card and plays every card by the chosen policy, keeping each action.  Each deal is
+then replayed through the reference engine (``analyzer.game.Game``): the engine checks every kernel
+action and scores the deal, and the record is what the engine went through.  A deal everybody passes
+is recorded with its auction only (it is thrown in).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator
+
+import numpy as np
+
+from analyzer import cards as C
+from analyzer.game import Game, Phase
+from analyzer.hand import Deal
+from analyzer.match import METHOD_IDS, POLICY_IDS
+from analyzer.records.build import record_of_game
+from analyzer.records.record import Record
+from analyzer.rules import Contract, Rules
+from analyzer.runs import CHUNK, PIMC_CHUNK, PIMC_WORLDS, threads
+from analyzer.simulate import rules_flags
+from kernels import records as K
+
+PLAY_POLICIES = ("heuristic", "pimc", "random")
+
+
+def simulate_records(players: int, deals: int, seed: int = 0, policy: str = "heuristic", bidding: str = "tarotclub",
+                     worlds: int = PIMC_WORLDS, jobs: int | None = None, rules: Rules | None = None,
+                     progress: Callable[[int, int], None] | None = None) -> Iterator[Record]:
+    """``deals`` simulated deals as records, in order (deal ``i`` from the stream ``(seed, i)``)."""
+    if policy not in PLAY_POLICIES:
+        raise ValueError(f"unknown policy {policy!r} (expected one of: {', '.join(PLAY_POLICIES)})")
+    if bidding not in METHOD_IDS:
+        raise ValueError(f"unknown bidding model {bidding!r} (expected one of: {', '.join(METHOD_IDS)})")
+    rules = rules or Rules(players=players)
+    pab_flat, poignee_values = rules_flags(rules)
+    chunk = PIMC_CHUNK if policy == "pimc" else CHUNK
+    tags = {"Event": f"simulated by tarot-analyzer play ({policy} play, {bidding} bidding)", "Seed": str(seed)}
+    done = 0
+    while done < deals:
+        n = min(chunk, deals - done)
+        places = np.empty((n, C.N_CARDS), dtype=np.int8)
+        bids = np.zeros((n, players), dtype=np.int64)
+        start = np.zeros((n, K.START_SIZE), dtype=np.int64)
+        trace = np.full((n, rules.tricks * players), -1, dtype=np.int16)
+        with threads(jobs):
+            K.record_batch(players, METHOD_IDS[bidding], POLICY_IDS[policy], worlds, pab_flat, poignee_values,
+                           np.uint64(seed), done, places, bids, start, trace)
+        for i in range(n):
+            game = replay_kernel_deal(rules, places[i], bids[i], start[i], trace[i])
+            yield record_of_game(game, tags=tags | {"Deal": str(done + i + 1)})
+        done += n
+        if progress:
+            progress(done, deals)
+
+
+def replay_kernel_deal(rules: Rules, places, bids, start, trace) -> Game:
+    """The reference game of one kernel deal (``IllegalActionError`` if the kernel broke a rule)."""
+    P = rules.players
+    game = Game.new(Deal.from_places(places, P), rules)
+    for b in bids:
+        game.bid(Contract(int(b)) if b else None)
+    if game.phase is Phase.DONE:
+        return game
+    if game.phase is Phase.CALL:
+        game.call(int(start[K.S_CALLED]))
+    if game.phase is Phase.DISCARD:
+        game.make_discard(int(start[K.S_DISCARD_S]) | int(start[K.S_DISCARD_T]) << C.FIRST_TRUMP)
+    game.announce_chelem("chelem" if start[K.S_CHELEM] else None)
+    while game.phase is Phase.DECLARE:
+        game.declare(poignee=int(start[K.S_POIGNEE + game.to_act]) << C.FIRST_TRUMP)
+    for card in trace:
+        if card >= 0:
+            game.play(int(card))
+    return game

@@ -1,0 +1,117 @@
+"""``tarot-analyzer analyze``: judge every decision of played deals (coaching)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import click
+
+from analyzer.coach.cards import WORLDS
+from analyzer.coach.deal import analyze_record
+from analyzer.coach.html import report_page
+from analyzer.records import RecordError, load_records
+from analyzer.runs import Settings
+from cli.options import format_option, json_text, jobs_option, policy_option, quiet_option, seed_option, worlds_option
+from cli.progress import Progress
+
+MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??", None: ""}
+CSV_FIELDS = ["deal", "seat", "phase", "trick", "played", "best", "loss", "loss_se", "verdict", "hindsight_best"]
+
+
+def _seats(ctx, param, value: str):
+    if value == "all":
+        return None
+    try:
+        seats = sorted({int(v) for v in value.split(",")})
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: expected a seat number (1-5), a list like 1,3, or all") from None
+    if not all(1 <= s <= 5 for s in seats):
+        raise click.BadParameter(f"{value!r}: seats are numbered 1 to 5")
+    return [s - 1 for s in seats]
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--seat", "seats", default="all", show_default=True, callback=_seats, metavar="N|N,M|all",
+              help="The seats whose decisions are judged.")
+@policy_option
+@worlds_option
+@click.option("--deals", type=click.IntRange(10, 100_000),
+              help=f"Worlds each card decision is judged on (default {WORLDS}; 2,000 deals for the decisions "
+                   "before the play).")
+@seed_option
+@jobs_option
+@quiet_option
+@format_option("table", "json", "csv", "html")
+@click.option("--out", type=click.Path(dir_okay=False), help="Write the report here (required for html).")
+def analyze(file, seats, policy, worlds, deals, seed, jobs, quiet, fmt, out) -> None:
+    """Judge every decision of the deals in FILE (deal records, docs/records.md) from what the seat
+    knew then: the best alternative, the expected points lost with its standard error, a verdict
+    (inaccuracy, mistake, blunder) when the loss is beyond noise, the best choice in hindsight, and
+    a summary per seat (docs/coaching.md)."""
+    if fmt == "html" and not out:
+        raise click.UsageError("--format html writes a page: give its path with --out")
+    try:
+        records = load_records(file)
+        for rec in records:
+            rec.check()
+    except RecordError as exc:
+        raise click.ClickException(str(exc)) from None
+    settings = Settings(policy=policy, worlds=worlds, deals=deals, seed=seed, jobs=jobs)
+    reports = []
+    for i, rec in enumerate(records):
+        wanted = seats
+        if wanted is not None:
+            bad = [s + 1 for s in wanted if s >= rec.players]
+            if bad:
+                raise click.BadParameter(f"seat {bad[0]} does not exist at {rec.players} players", param_hint="--seat")
+        with Progress(f"deal {i + 1}/{len(records)}: decision", quiet) as bar:
+            try:
+                reports.append(analyze_record(rec, wanted, settings, i, bar))
+            except RecordError as exc:
+                raise click.ClickException(str(exc)) from None
+    text = _render(reports, records, fmt)
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+def _render(reports, records, fmt: str) -> str:
+    if fmt == "json":
+        return json_text({"deals": [r.as_dict() for r in reports]}) + "\n"
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=CSV_FIELDS, lineterminator="\n")
+        writer.writeheader()
+        for r in reports:
+            for d in r.decisions:
+                if d.judged:
+                    row = d.as_dict()
+                    writer.writerow({"deal": r.index + 1, **{k: row[k] for k in CSV_FIELDS if k != "deal"}})
+        return buf.getvalue()
+    if fmt == "html":
+        return report_page(reports, records)
+    return "".join(_table(r) for r in reports)
+
+
+def _table(report) -> str:
+    lines = [f"deal {report.index + 1} ({report.players} players; {report.policy} play, "
+             f"{report.worlds} worlds per card)"]
+    lines.append(f"{'seat':>4}  {'phase':<8}{'trick':>5}  {'played':<26}{'best':<26}{'loss':>8} {'± se':>6}  verdict")
+    for d in report.decisions:
+        if not d.judged:
+            continue
+        loss = d.loss
+        best = d.best.choice if d.best else ""
+        lines.append(f"{d.seat + 1:>4}  {d.phase:<8}{d.trick or '':>5}  {d.played + MARKS[d.verdict]:<26}"
+                     f"{best:<26}{loss.mean:>8.1f} {loss.se:>6.1f}  {d.verdict or ''}")
+    lines.append("summary (points lost, verdicts, accuracy):")
+    for seat, s in report.summary().items():
+        acc = "n/a" if s.accuracy is None else f"{s.accuracy:.0f}%"
+        counts = ", ".join(f"{n} {k}" for k, n in s.verdicts.items())
+        lines.append(f"  seat {seat + 1}: {s.points_lost:.1f} points lost over {s.judged} judged decisions; "
+                     f"{counts}; accuracy {acc}")
+    return "\n".join(lines) + "\n\n"

@@ -1,0 +1,55 @@
+"""``tarot-analyzer play``: simulated whole deals written as deal records."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from analyzer.match import METHOD_IDS
+from analyzer.records import records_to_json
+from analyzer.records.simulate import PLAY_POLICIES, simulate_records
+from cli.options import echo_json, jobs_option, players_option, quiet_option, seed_option, worlds_option
+from cli.progress import Progress
+
+
+@click.command()
+@players_option
+@click.option("--deals", type=click.IntRange(1, None), default=10, show_default=True, help="Deals to simulate.")
+@seed_option
+@click.option("--policy", type=click.Choice(list(PLAY_POLICIES)), default="heuristic", show_default=True,
+              help="How the seats play their cards.")
+@click.option("--bidding", type=click.Choice(list(METHOD_IDS)), default="tarotclub", show_default=True,
+              help="Bidding model deciding who takes and what.")
+@worlds_option
+@click.option("--out", "out", type=click.Path(dir_okay=False, writable=True),
+              help="Write the records to this file (default: standard output).")
+@click.option("--to", "target", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Record form.")
+@jobs_option
+@quiet_option
+def play(players, deals, seed, policy, bidding, worlds, out, target, jobs, quiet) -> None:
+    """Simulate whole deals and write them as deal records (docs/records.md).
+
+    Each deal is dealt at random (petit sec excluded), bid by the bidding model; the taker calls (5
+    players), discards and announces, the seats show their poignées, and every card is played by the
+    policy.  Every deal is replayed through the reference rules engine, which scores it and writes
+    the record with its Result; a deal everybody passes is written with its auction only (thrown in).
+    Same seed, same records, whatever --jobs."""
+    with Progress("simulating", quiet) as bar:
+        records = list(simulate_records(int(players), deals, seed, policy, bidding, worlds, jobs, progress=bar))
+    if target == "json":
+        text = None
+    else:
+        text = "\n".join(r.to_text() for r in records)
+    if out:
+        with open(out, "w", encoding="utf-8") as f:
+            if text is None:
+                json.dump(records_to_json(records), f, ensure_ascii=False, indent=2)
+                f.write("\n")
+            else:
+                f.write(text)
+    elif text is None:
+        echo_json(records_to_json(records))
+    else:
+        click.echo(text, nl=False)

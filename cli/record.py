@@ -1,0 +1,93 @@
+"""``tarot-analyzer record``: check, convert and import deal records (docs/records.md)."""
+
+from __future__ import annotations
+
+import click
+
+from analyzer.records import RecordError, load_records, records_to_json, records_to_text
+from analyzer.records.summary import record_summary, summary_line
+from analyzer.records.tarotclub import load_tarotclub
+from cli.options import echo_json, format_option
+
+
+@click.group()
+def record() -> None:
+    """Deal records: one played (or partly played) deal as tag pairs and a [Play] section of tricks,
+    several per file (the format: docs/records.md)."""
+
+
+@record.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@format_option("table", "json")
+def check(files, fmt) -> None:
+    """Check every record of FILES (text or JSON) and print one line per deal: the players, the taker
+    and contract, the called card, made or lost by how much, each seat's score.
+
+    Stops with exit status 1 at the first invalid record, naming its line, the token and the rule
+    broken."""
+    rows = []
+    for path in files:
+        try:
+            records = load_records(path)
+        except RecordError as exc:
+            _flush(rows, fmt)
+            raise click.ClickException(str(exc)) from None
+        for i, rec in enumerate(records, start=1):
+            try:
+                rec.check()
+            except RecordError as exc:
+                _flush(rows, fmt)
+                raise click.ClickException(str(exc)) from None
+            row = {"file": path, "record": i} | record_summary(rec)
+            rows.append(row)
+            if fmt == "table":
+                click.echo(f"{path} #{i}: {summary_line(row)}")
+    _flush(rows, fmt)
+
+
+def _flush(rows: list[dict], fmt: str) -> None:
+    if fmt == "json":
+        echo_json(rows)
+
+
+@record.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--to", "target", type=click.Choice(["json", "text"]), required=True, help="Output form.")
+def convert(file, target) -> None:
+    """Convert the records of FILE to JSON or to text, without loss (each record is checked first;
+    nothing is written if one is invalid)."""
+    records = _load_checked(file)
+    if target == "json":
+        data = records_to_json(records)
+        echo_json(data[0] if len(data) == 1 else data)
+    else:
+        click.echo(records_to_text(records), nl=False)
+
+
+def _load_checked(path: str):
+    try:
+        records = load_records(path)
+        for rec in records:
+            rec.check()
+    except RecordError as exc:
+        raise click.ClickException(str(exc)) from None
+    return records
+
+
+@record.command("import")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--from", "source", type=click.Choice(["tarotclub"]), required=True,
+              help="The program that wrote FILE: tarotclub (its played-deal JSON log, version 3).")
+def import_(file, source) -> None:
+    """Read a deal played in another program and write it as a checked record (text).
+
+    What the other program does not record (the bids before the taker's, the 5-player called card)
+    is inferred where the deal determines it, else left out with a comment saying so."""
+    try:
+        rec, notes = load_tarotclub(file)
+        rec.check()
+    except RecordError as exc:
+        raise click.ClickException(str(exc)) from None
+    for note in notes:
+        click.echo(f"# {note}")
+    click.echo(rec.to_text(), nl=False)

@@ -1,0 +1,99 @@
+"""Evaluating the alternatives of one card decision: each candidate card played on the same sampled
+worlds (common random numbers) and the deal finished by the given policies, for coaching.
+
+A world is dealt exactly uniformly among the layouts the seat to play cannot tell from the real one
+(``kernels.pimc.seat_knowledge``, ``kernels.worlds``).  World ``w`` draws from its own stream
+``(seed, w)`` and every candidate is played from the same stream state after the deal, so results do
+not depend on the thread schedule and the candidates' differences are measured on equal terms.
+``layout_values`` does the same on the real layout (hindsight: what each card was worth had the seat
+seen every hand, the other seats still playing by their policies).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from kernels.deals import stream_state
+from kernels.heuristic import FIRST_TRUMP_ID, ONE, ZERO
+from kernels.pimc import play_to_end, seat_knowledge
+from kernels.playout import (CALLED, LEADER, PARTNER, PARTNER_KNOWN, PLAYERS, R_MADE, RESULT_SIZE, STATE_SIZE,
+                             TAKER, TRICK_LEN, advance)
+from kernels.worlds import prepare, sample_world
+
+
+@njit(cache=True)
+def play_candidate(hs, ht, st, card, policies, search_worlds, state, result):
+    """Play ``card`` for the seat to play, then finish the deal by ``policies``; the score lands in
+    ``result``."""
+    forced = np.empty(1, dtype=np.int64)
+    forced[0] = card
+    no_trace = np.empty(0, dtype=np.int16)
+    state, _ = advance(hs, ht, st, policies, state, forced, 1, result, no_trace)
+    play_to_end(hs, ht, st, policies, search_worlds, state, result, no_trace)
+
+
+@njit(parallel=True, cache=True)
+def world_values(hs, ht, st, candidates, policies, search_worlds, seed, scores, made):
+    """``scores[w, j]`` (the seat to play's final score) and ``made[w, j]`` (the contract made) when
+    that seat plays ``candidates[j]`` in world ``w`` (``scores.shape[0]`` worlds)."""
+    players = st[PLAYERS]
+    seat = (st[LEADER] + st[TRICK_LEN]) % players
+    allowed = np.empty(78, dtype=np.int64)
+    room = np.empty(players + 1, dtype=np.int64)
+    seat_knowledge(hs, ht, st, seat, allowed, room)
+    fixed, constrained, last, _, left, strides, table, start = prepare(allowed, room)
+    for w in prange(scores.shape[0]):
+        place = np.empty(78, dtype=np.int64)
+        world_s = np.empty(players + 1, dtype=np.uint64)
+        world_t = np.empty(players + 1, dtype=np.uint64)
+        play_s = np.empty(players + 1, dtype=np.uint64)
+        play_t = np.empty(players + 1, dtype=np.uint64)
+        play_st = np.empty(STATE_SIZE, dtype=np.int64)
+        result = np.empty(RESULT_SIZE, dtype=np.int64)
+        state = sample_world(allowed, fixed, constrained, last, strides, left, table, start,
+                             stream_state(seed, w), place)
+        for p in range(players + 1):
+            world_s[p] = ZERO
+            world_t[p] = ZERO
+        for card in range(78):
+            p = place[card]
+            if p < 0:
+                continue
+            if card < FIRST_TRUMP_ID:
+                world_s[p] |= ONE << np.uint64(card)
+            else:
+                world_t[p] |= ONE << np.uint64(card - FIRST_TRUMP_ID)
+        # At 5 players the partner is whoever holds the called card in this world, unless it is known.
+        partner = st[PARTNER]
+        if st[CALLED] >= 0 and st[PARTNER_KNOWN] == 0 and seat != partner:
+            partner = place[st[CALLED]]
+            if partner == players or partner == st[TAKER]:
+                partner = -1
+        for j in range(candidates.shape[0]):
+            for p in range(players + 1):
+                play_s[p] = world_s[p]
+                play_t[p] = world_t[p]
+            for i in range(STATE_SIZE):
+                play_st[i] = st[i]
+            play_st[PARTNER] = partner
+            play_candidate(play_s, play_t, play_st, candidates[j], policies, search_worlds, state, result)
+            scores[w, j] = result[seat]
+            made[w, j] = result[R_MADE]
+
+
+@njit(parallel=True, cache=True)
+def layout_values(hs, ht, st, candidates, policies, search_worlds, seed, scores, made):
+    """Hindsight: ``scores[j]``/``made[j]`` when the seat to play plays ``candidates[j]`` in the real
+    layout, the deal then finished by ``policies``."""
+    players = st[PLAYERS]
+    seat = (st[LEADER] + st[TRICK_LEN]) % players
+    for j in prange(candidates.shape[0]):
+        play_s = hs.copy()
+        play_t = ht.copy()
+        play_st = st.copy()
+        result = np.empty(RESULT_SIZE, dtype=np.int64)
+        play_candidate(play_s, play_t, play_st, candidates[j], policies, search_worlds, stream_state(seed, 0),
+                       result)
+        scores[j] = result[seat]
+        made[j] = result[R_MADE]

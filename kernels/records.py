@@ -1,0 +1,64 @@
+"""Whole simulated deals with every action kept, for deal records: deal, auction, start of play, cards.
+
+Deal ``i`` uses the random stream ``(seed, offset + i)``: it is dealt (petit sec excluded), bid by
+the bidding model (``kernels/bidding.py``), and when somebody takes, the taker calls, discards and
+announces, every seat shows its poignée (``kernels/declarations.py``, as in ``kernels/match.py``),
+and every card is played by ``policy`` (PIMC through ``play_to_end``).  Rows are independent, so
+the output does not depend on the thread count.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from kernels.batch import places_to_words
+from kernels.bidding import run_auction
+from kernels.deals import deal_into, stream_state
+from kernels.pimc import play_to_end
+from kernels.playout import CALLED, CHELEM, GARDE, HAND_SIZE, POIGNEE_T, RESULT_SIZE, STATE_SIZE, deal_to_play
+
+# Columns of ``start`` per deal.
+S_TAKER = 0            # -1 when everybody passed
+S_CALLED = 1           # called card id (5 players) or -1
+S_DISCARD_S = 2        # the discard's suit word and trump word (Prise, Garde)
+S_DISCARD_T = 3
+S_CHELEM = 4           # 1 if the taker announced a chelem
+S_POIGNEE = 5          # P entries: trump word of the poignée each seat showed (0: none)
+START_SIZE = 10
+
+
+@njit(parallel=True, cache=True)
+def record_batch(players, method, policy, worlds, pab_flat, poignee_values, seed, offset, places, bids, start,
+                 trace):
+    """Deals ``offset … offset+n-1``: ``places`` (n × 78 card places), ``bids`` (n × P, 0 pass … 4),
+    ``start`` (n × START_SIZE, above) and ``trace`` (n × cards, -1 where not played)."""
+    hand = HAND_SIZE[players]
+    fixed = np.full(78, -1, dtype=np.int8)
+    unseen = np.arange(78).astype(np.int64)
+    slots = np.empty(78, dtype=np.int64)
+    for k in range(78):
+        slots[k] = min(k // hand, players)
+    for i in prange(places.shape[0]):
+        hs = np.empty(players + 1, dtype=np.uint64)
+        ht = np.empty(players + 1, dtype=np.uint64)
+        st = np.empty(STATE_SIZE, dtype=np.int64)
+        policies = np.full(players, policy, dtype=np.int64)
+        result = np.empty(RESULT_SIZE, dtype=np.int64)
+        state = stream_state(seed, offset + i)
+        state, _ = deal_into(fixed, unseen, slots, players, True, state, places[i])
+        places_to_words(places[i], players, hs, ht)
+        taker = run_auction(hs, ht, players, method, bids[i])
+        start[i, S_TAKER] = taker
+        if taker < 0:
+            continue
+        contract = bids[i, taker]
+        deal_to_play(hs, ht, st, players, taker, contract, pab_flat, poignee_values, True)
+        start[i, S_CALLED] = st[CALLED]
+        start[i, S_CHELEM] = st[CHELEM]
+        if contract <= GARDE:
+            start[i, S_DISCARD_S] = np.int64(hs[players])
+            start[i, S_DISCARD_T] = np.int64(ht[players])
+        for s in range(players):
+            start[i, S_POIGNEE + s] = st[POIGNEE_T + s]
+        play_to_end(hs, ht, st, policies, worlds, state, result, trace[i])
