@@ -1,7 +1,7 @@
 """How the simulated bid advice compares with the published point-count methods.
 
 On random hands (first seat to speak, 4 players by default), the advice (``analyzer/bid.py``) and the
-two methods of BIDDING_BASELINES.md each choose a bid.  The choices are then scored on fresh deals
+two methods of docs/bidding.md each choose a bid.  The choices are then scored on fresh deals
 (an independent seed, so the advice is not judged on the very deals it chose from), the other seats
 being the same for everybody (duplicate): per hand, the score of the advice's bid minus the score of
 each method's bid.  Reported: the agreement table and the mean gain per deal with its standard error.
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -42,7 +43,9 @@ MAX_HANDS = 1_000_000
 
 
 def check_bidding(hands: int = 1000, players: int = 4, deals: int = 1000, seed: int = 0,
-                  policy: str = "heuristic") -> BiddingCheck:
+                  policy: str = "heuristic", jobs: int | None = None,
+                  progress: Callable[[int, int | None], None] | None = None) -> BiddingCheck:
+    """Compare on ``hands`` random hands (``jobs`` threads); ``progress(done, hands)`` after each hand."""
     if not 1 <= hands <= MAX_HANDS:
         raise SizeLimitError(f"--hands {hands}: expected 1 to {MAX_HANDS:,} hands")
     rules = Rules(players=players)
@@ -51,8 +54,8 @@ def check_bidding(hands: int = 1000, players: int = 4, deals: int = 1000, seed: 
     gains = {m: [] for m in METHODS}
     for i in range(hands):
         hand = Hand(sum(1 << c for c in range(78) if places[i, c] == 0))
-        choose = bid_advice(hand, rules, 0, [], Settings(policy, deals=deals, seed=seed + 1 + i))
-        score = bid_advice(hand, rules, 0, [], Settings(policy, deals=deals, seed=seed + 1_000_003 + i))
+        choose = bid_advice(hand, rules, 0, [], Settings(policy, deals=deals, seed=seed + 1 + i, jobs=jobs))
+        score = bid_advice(hand, rules, 0, [], Settings(policy, deals=deals, seed=seed + 1_000_003 + i, jobs=jobs))
         value = {o.token: o.score.mean for o in score.options}
         mine = choose.recommendation.token
         for method in METHODS:
@@ -60,4 +63,6 @@ def check_bidding(hands: int = 1000, players: int = 4, deals: int = 1000, seed: 
             token = "pass" if theirs is None else theirs.token
             agreement[method][(mine, token)] += 1
             gains[method].append(value[mine] - value[token])
+        if progress:
+            progress(i + 1, hands)
     return BiddingCheck(hands, agreement, {m: Mean.of(np.array(g)) for m, g in gains.items()})

@@ -1,4 +1,4 @@
-"""Scoring a finished deal from its summary (RULES.md, "Scoring"), with every bonus as its own function.
+"""Scoring a finished deal from its summary (docs/rules.md, "Scoring"), with every bonus as its own function.
 
 Everything is computed "per defender, seen from the taker's side" (``total``) and then shared out
 to the seats: at 4 players the taker gets 3 × total; at 3 players 2 × total; at 5 players the taker

@@ -3,8 +3,8 @@
 ``score`` takes a summary (contract, oudlers, points, petit au bout, poignées, chelem) rather than a
 played deal, so it must refuse the summaries no deal ends with: ``why_impossible`` names the first
 contradiction it finds.  The card counts are exact: a side's pile is the cards of the tricks it won,
-plus the discard or the chien when they count for it (RULES.md, "Chien and écart"), adjusted by the
-Excuse's exchange; every card is worth an odd number of half-points, so a pile of ``n`` cards counts
+plus the discard or the chien when they count for it (docs/rules.md, "Chien and discard"),
+adjusted by the Excuse's exchange; every card is worth an odd number of half-points, so a pile of ``n`` cards counts
 ``n`` modulo 2 (hence whole counts at 4 players).  Every check is a necessary condition, so a summary
 refused is one no deal ends with (every summary of deals played by the reference engine passes, see
 tests/test_summary_check.py); the few finer limits of play it does not model (which trick the Excuse

@@ -8,7 +8,7 @@ import io
 import click
 
 from analyzer import cards as C
-from analyzer.bid import bid_advice, parse_bids
+from analyzer.bid import BID_NOISE, bid_advice, parse_bids
 from analyzer.bidcheck import MAX_HANDS, check_bidding
 from analyzer.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
 from analyzer.discard import DEALS as DISCARD_DEALS
@@ -21,17 +21,28 @@ from analyzer.notation import format_cards
 from analyzer.odds import contract_odds
 from analyzer.rules import Contract, PoigneeLevel
 from analyzer.runs import MAX_DEALS
-from cli.options import (echo_json, format_option, players_option, quiet_option, rules_from, seed_option,
-                         settings_options, variant_option)
-from cli.progress import Progress
+from cli.options import (_finite, echo_json, format_option, jobs_option, players_option, quiet_option, rules_from,
+                         seed_option, settings_options, variant_option)
+from cli.progress import Progress, compile_notice
 
 
-def simulation_options(fn):
-    """The options every simulation-based advice command shares."""
-    fn = quiet_option(variant_option(settings_options()(fn)))
-    fn = click.option("--seat", type=click.IntRange(1, 5), default=1, show_default=True,
-                      help="The hand's place in the bidding order (1 speaks first and leads).")(fn)
-    return players_option(fn)
+def simulation_options(players: str = "4"):
+    """The options every simulation-based advice command shares (``players``: the default of --players)."""
+    def decorate(fn):
+        fn = quiet_option(variant_option(settings_options()(fn)))
+        fn = click.option("--seat", type=click.IntRange(1, 5), default=1, show_default=True,
+                          help="The hand's place in the bidding order (1 speaks first and leads).")(fn)
+        return players_option(fn) if players == "4" else click.option(
+            "--players", type=click.Choice(["3", "4", "5"]), default=players, show_default=True,
+            help="Number of players.")(fn)
+    return decorate
+
+
+def score_legend(players: int) -> str:
+    """What the taker's score column means: the taker's total for the deal, and each defender's share."""
+    share = {3: "half of it", 4: "a third of it",
+             5: "half of it when the taker has a partner, a quarter when the taker plays alone"}[players]
+    return f"score: the taker's expected score for the deal (each defender loses {share})."
 
 
 def _setup(hand, players, seat, variants):
@@ -44,7 +55,7 @@ def _setup(hand, players, seat, variants):
 
 @click.command()
 @click.argument("hand")
-@simulation_options
+@simulation_options()
 @format_option("table", "json", "csv")
 def odds(hand, players, seat, settings, variants, quiet, fmt) -> None:
     """How likely each contract is to succeed with HAND, and what it is worth to the taker."""
@@ -67,6 +78,9 @@ def odds(hand, players, seat, settings, variants, quiet, fmt) -> None:
         click.echo(buf.getvalue(), nl=False)
         return
     click.echo(f"{result.hand}  (seat {seat} of {result.players}, {result.deals:,} deals, {result.policy} play)")
+    if result.called is not None:
+        click.echo(f"taking, this hand calls {C.TOKENS[result.called]} ({C.name(result.called)}); "
+                   "`tarot-analyzer call` compares the other calls")
     click.echo(f"{'contract':<13}{'success':>8}  {'95% interval':<14}{'score':>9} {'± se':>6}  {'points':>6}"
                f"  {'petit au bout taker/def':>23}  {'chelem':>6}")
     for r in rows:
@@ -74,6 +88,7 @@ def odds(hand, players, seat, settings, variants, quiet, fmt) -> None:
                    f"{r['expected_score']:>+9.1f} {r['se']:>6.1f}  {r['mean_points']:>6.1f}"
                    f"  {r['p_petit_au_bout_taker']:>11.1%}/{r['p_petit_au_bout_defence']:<11.1%}"
                    f"  {r['p_chelem']:>6.1%}")
+    click.echo(score_legend(result.players) + " points: the taker's side's card points.")
 
 
 @click.command()
@@ -81,16 +96,24 @@ def odds(hand, players, seat, settings, variants, quiet, fmt) -> None:
 @click.option("--bids", default="", metavar="BID,…", help='Bids made before this seat, e.g. "pass,prise".')
 @click.option("--bidding", type=click.Choice(["tarotclub", "chavey"]), default="tarotclub", show_default=True,
               help="The bidding model of the other seats.")
+@click.option("--auction-noise", "noise", type=click.FloatRange(0, 100), default=BID_NOISE, show_default=True,
+              callback=_finite, metavar="POINTS",
+              help="How far from the --bidding count the earlier bidders may stray: each deal weighs the "
+                   "probability that its earlier seats make the bids made, with their count off by a normal "
+                   "error of this many points (0: exactly the count).")
 @click.option("--no-auction-conditioning", "no_conditioning", is_flag=True,
               help="Do not condition the deals on the earlier bids.")
-@simulation_options
+@simulation_options()
 @format_option("table", "json", "csv")
-def bid(hand, bids, bidding, no_conditioning, players, seat, settings, variants, quiet, fmt) -> None:
-    """What to bid with HAND from --seat, given the bids so far: every option's expected score."""
+def bid(hand, bids, bidding, noise, no_conditioning, players, seat, settings, variants, quiet, fmt) -> None:
+    """What to bid with HAND from --seat, given the bids so far: every option's expected score.
+
+    The deals are weighted by how likely their earlier seats were to make the bids made (see
+    --auction-noise); an unlikely auction leaves fewer effective deals, shown in the header."""
     rules, cards = _setup(hand, players, seat, variants)
     with Progress("simulating", quiet) as bar:
         advice = bid_advice(cards, rules, seat - 1, parse_bids(bids), settings.with_(progress=bar), bidding,
-                            not no_conditioning)
+                            not no_conditioning, noise)
     if fmt == "json":
         echo_json(advice.as_dict())
         return
@@ -105,13 +128,20 @@ def bid(hand, bids, bidding, no_conditioning, players, seat, settings, variants,
         click.echo(buf.getvalue(), nl=False)
         return
     earlier = ", ".join("pass" if b is None else b.token for b in advice.earlier) or "none"
-    click.echo(f"{advice.hand}  (seat {seat} of {advice.players}; bids before: {earlier}; {advice.deals:,} deals)")
+    weighing = (f", weighted by the earlier bids: worth {advice.effective_deals:,.0f}"
+                if advice.seat and not no_conditioning else "")
+    click.echo(f"{advice.hand}  (seat {seat} of {advice.players}; bids before: {earlier}; {advice.deals:,} deals"
+               f"{weighing})")
     click.echo(f"{'bid':<13}{'score':>9} {'± se':>6}  {'side wins':>9}  95% interval")
     for r in rows:
         mark = "  <- best" if r["bid"] == advice.recommendation.token else ""
         click.echo(f"{r['bid']:<13}{r['expected_score']:>+9.1f} {r['se']:>6.1f}  {r['p_success']:>9.1%}  "
                    f"{r['ci95'][0]:.1%}–{r['ci95'][1]:.1%}{mark}")
     click.echo(f"Recommendation: {advice.recommendation.token}. {advice.reason()}")
+    click.echo("score: this seat's expected score for the deal, whoever takes. pass: this seat passes and the "
+               f"later seats bid by the {bidding} count; one of them "
+               + ("or the earlier bidder " if any(b is not None for b in advice.earlier) else "")
+               + "may take (this seat then defends), else the deal is thrown in and scores 0.")
 
 
 def _render_comparison(comparison, fmt: str, notes: list[str] = ()) -> None:
@@ -169,7 +199,7 @@ def _run(question, cards, rules, contract, options, seat, settings, quiet):
 @click.command()
 @click.argument("hand")
 @_contract_option("garde")
-@simulation_options
+@simulation_options(players="5")
 @format_option("table", "json", "csv")
 def call(hand, contract, players, seat, settings, variants, quiet,
          fmt) -> None:
@@ -184,7 +214,7 @@ def call(hand, contract, players, seat, settings, variants, quiet,
 @click.command()
 @click.argument("hand")
 @_contract_option("garde")
-@simulation_options
+@simulation_options()
 @format_option("table", "json", "csv")
 def poignee(hand, contract, players, seat, settings, variants, quiet,
             fmt) -> None:
@@ -209,7 +239,7 @@ def poignee(hand, contract, players, seat, settings, variants, quiet,
 @click.command()
 @click.argument("hand")
 @_contract_option("garde-sans")
-@simulation_options
+@simulation_options()
 @format_option("table", "json", "csv")
 def chelem(hand, contract, players, seat, settings, variants, quiet,
            fmt) -> None:
@@ -238,7 +268,8 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
     if clash:
         raise click.UsageError(f"card {format_cards(clash).split()[0]} is both in the hand and in the chien")
     dog.check_size(rules.chien_size, rules.players, "the chien")
-    choices = best_discards(cards.mask, dog.mask, contract, rules, seat - 1, settings, top)
+    with compile_notice():
+        choices = best_discards(cards.mask, dog.mask, contract, rules, seat - 1, settings, top)
     both = cards.mask | dog.mask
     free, trumps = discard_options(both)
     kings_oudlers = both & (C.mask_of(C.KINGS) | C.OUDLER_BITS)
@@ -274,10 +305,13 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
 @click.option("--deals", type=click.IntRange(10, MAX_DEALS), default=1000, show_default=True,
               help=f"Deals per option, to choose and (on fresh deals) to score (at most {MAX_DEALS:,}).")
 @seed_option
+@jobs_option
+@quiet_option
 @format_option("table", "json")
-def compare_bidding(hands, players, deals, seed, fmt) -> None:
+def compare_bidding(hands, players, deals, seed, jobs, quiet, fmt) -> None:
     """The bid advice against the two point-count methods: agreement, and points gained per deal."""
-    result = check_bidding(hands, int(players), deals, seed)
+    with Progress("comparing", quiet, unit="hands") as bar:
+        result = check_bidding(hands, int(players), deals, seed, jobs=jobs, progress=bar)
     if fmt == "json":
         echo_json(result.as_dict())
         return

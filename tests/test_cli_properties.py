@@ -228,7 +228,7 @@ def run_args(draw) -> list[str]:
                  "--chunk-size", draw(mostly(st.sampled_from(["1", "2", "5"]), JUNK)),
                  "--contracts", draw(mostly(st.sampled_from(["garde", "Prise,garde_sans"]), CONTRACTS))]
         if draw(st.integers(0, 4)) == 0:
-            args += ["--scheduler", draw(st.sampled_from(["http://h:1", "tcp://h", "tcp://[::1", "h:x"]))]
+            args += ["--scheduler", draw(st.sampled_from(["http:" "//h:1", "tcp://h", "tcp://[::1", "h:x"]))]
     if command != "batch":
         args += ["--format", draw(mostly(st.sampled_from(["table", "json"]), FORMATS))]
     return args
