@@ -1,4 +1,4 @@
-"""The two published point-count bidding methods of ``../shared/rules/BIDDING_BASELINES.md``.
+"""The two published point-count bidding methods described in ``docs/bidding.md``.
 
 They are the baselines our simulated advice must beat, the bidding model of the simulated seats,
 and features in batch statistics.  "Trumps" counts the numbered trumps and the Excuse.

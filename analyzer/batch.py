@@ -14,9 +14,11 @@ stream (seed, i), so the file is the same whatever the chunk size, the thread co
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
+from urllib.parse import urlsplit
 
 import numpy as np
 import pandas as pd
@@ -92,51 +94,126 @@ def run_batch(out: str | Path, players: int, deals: int, seed: int = 0, policy: 
               jobs: int | None = None, resume: bool = False,
               progress: Callable[[int, int | None], None] | None = None, scheduler: str | None = None,
               local_cluster: int | None = None, rules: Rules | None = None) -> Path:
-    """Write the batch to ``out`` (.csv or .parquet) under ``rules`` (FFT when None); returns its path.
+    """Write the batch to ``out`` (.csv or .parquet, in any letter case) under ``rules`` (FFT when None);
+    returns its path.
 
     With ``scheduler`` (a dask.distributed address) or ``local_cluster`` (a number of worker
     processes started here), the chunks are computed by the cluster's workers, which run the same
-    kernels; this process writes the parts as they arrive and assembles the same output."""
+    kernels; this process writes the parts as they arrive and assembles the same output.  Resuming
+    keeps every part already written, whatever ``chunk`` was then and is now: only the deals no part
+    holds are computed, in chunks of ``chunk``."""
     out = Path(out)
-    if out.suffix not in (".csv", ".parquet"):
+    if out.suffix.lower() not in (".csv", ".parquet"):
         raise BatchError(f"{out}: the output must end in .csv or .parquet")
     if not out.parent.exists():
         raise BatchError(f"{out.parent}: no such directory")
     if takers not in ("first", "all"):
         raise BatchError(f"--takers {takers!r}: expected first or all")
+    if scheduler is not None:
+        scheduler = scheduler_address(scheduler)
     contracts = list(contracts or Contract)
     rules = rules or Rules(players=players)
     settings = {"players": players, "deals": deals, "seed": seed, "policy": policy, "takers": takers,
-                "contracts": [c.token for c in contracts], "format": out.suffix, "variants": rules.variants()}
+                "contracts": [c.token for c in contracts], "format": out.suffix.lower(),
+                "variants": rules.variants()}
     parts = out.with_name(out.name + ".parts")
-    manifest = parts / "settings.json"
-    if parts.exists():
-        if not resume:
-            raise BatchError(f"{parts} holds an unfinished run: resume it with --resume, or remove it")
-        if json.loads(manifest.read_text()) != settings:
-            raise BatchError(f"{parts} holds a run with other settings; remove it to start this one")
-    else:
-        try:
-            parts.mkdir()
-        except OSError as exc:
-            raise BatchError(f"{parts}: cannot create it ({exc.strerror})") from None
-        manifest.write_text(json.dumps(settings))
-    chunks = [(offset, min(chunk, deals - offset)) for offset in range(0, deals, chunk)]
-    todo = [(offset, n) for offset, n in chunks if not _part(parts, offset, n).exists()]
-    done = deals - sum(n for _, n in todo)
-    args = (players, seed, policy, takers, contracts, rules)
-    if scheduler or local_cluster:
-        _run_on_cluster(todo, args, parts, scheduler, local_cluster, done, deals, progress)
-    else:
-        with threads(jobs):
-            for offset, n in todo:
-                _write_part(_part(parts, offset, n), chunk_frame(players, offset, n, *args[1:]))
-                done += n
-                if progress:
-                    progress(done, deals)
+    created = _open_parts(parts, settings, resume)
+    try:
+        finished = _finished(parts, deals)
+        done = sum(end - start for start, end in finished)
+        todo = _missing(finished, deals, chunk)
+        args = (players, seed, policy, takers, contracts, rules)
+        if scheduler or local_cluster:
+            _run_on_cluster(todo, args, parts, scheduler, local_cluster, done, deals, progress)
+        else:
+            with threads(jobs):
+                for offset, n in todo:
+                    _write_part(_part(parts, offset, n), chunk_frame(players, offset, n, *args[1:]))
+                    done += n
+                    if progress:
+                        progress(done, deals)
+    except BaseException:
+        if created and not any(parts.glob("deals-*.parquet")):
+            shutil.rmtree(parts)          # nothing computed: leave nothing that asks for --resume
+        raise
     _assemble(parts, out, settings)
     shutil.rmtree(parts)
     return out
+
+
+SCHEDULER_PROTOCOLS = ("tcp", "tls", "ws", "wss", "ucx")
+
+
+def scheduler_address(text: str) -> str:
+    """A dask.distributed scheduler address checked for its form (``tcp://HOST:PORT``, ``HOST:PORT``,
+    ``tcp://[::1]:8786``), before anything is created; the error names what is wrong."""
+    address = text.strip()
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    expected = "expected PROTOCOL://HOST:PORT, e.g. tcp://10.0.0.5:8786"
+    if scheme.lower() not in SCHEDULER_PROTOCOLS:
+        raise BatchError(f"--scheduler {text[:80]!r}: protocol {scheme[:20]!r} is not one of "
+                         f"{', '.join(SCHEDULER_PROTOCOLS)} ({expected})")
+    try:
+        parsed = urlsplit(f"{scheme.lower()}://{rest}")
+        host, port = parsed.hostname, parsed.port
+    except ValueError as exc:
+        raise BatchError(f"--scheduler {text[:80]!r}: {exc} ({expected}; an IPv6 host in brackets)") from None
+    if not host or port is None or not 0 < port or parsed.path or parsed.query or parsed.fragment \
+            or parsed.username or parsed.password:
+        raise BatchError(f"--scheduler {text[:80]!r}: {expected}")
+    return f"{scheme.lower()}://{rest}"
+
+
+def _open_parts(parts: Path, settings: dict, resume: bool) -> bool:
+    """Create ``parts`` with its settings, or check the unfinished run it holds; True when created."""
+    manifest = parts / "settings.json"
+    if parts.exists() or parts.is_symlink():
+        if not resume:
+            raise BatchError(f"{parts} holds an unfinished run: resume it with --resume, or remove it")
+        if not parts.is_dir():
+            raise BatchError(f"{parts} is not a folder of parts: remove it to start this run")
+        try:
+            held = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            raise BatchError(f"{manifest} is missing or damaged: remove {parts} to start this run again") from None
+        if held != settings:
+            raise BatchError(f"{parts} holds a run with other settings; remove it to start this one")
+        return False
+    try:
+        parts.mkdir()
+        manifest.write_text(json.dumps(settings), encoding="utf-8")
+    except OSError as exc:
+        raise BatchError(f"{parts}: cannot create it ({exc.strerror})") from None
+    return True
+
+
+_PART_NAME = re.compile(r"deals-([0-9]{12})-([0-9]{12})")
+
+
+def _finished(parts: Path, deals: int) -> list[tuple[int, int]]:
+    """The deal ranges [start, end) of the parts written, in order; refuses overlapping or stray parts."""
+    ranges = []
+    for f in parts.glob("deals-*.parquet"):
+        m = _PART_NAME.fullmatch(f.stem)
+        if not m or not int(m[1]) < int(m[2]) <= deals:
+            raise BatchError(f"{f}: not a part of this run of {deals} deals; remove {parts} to start again")
+        ranges.append((int(m[1]), int(m[2])))
+    ranges.sort()
+    for (_, end), (start, _) in zip(ranges, ranges[1:]):
+        if start < end:
+            raise BatchError(f"{parts}: parts overlap at deal {start}; remove {parts} to start again")
+    return ranges
+
+
+def _missing(finished: list[tuple[int, int]], deals: int, chunk: int) -> Iterator[tuple[int, int]]:
+    """(offset, n) chunks of at most ``chunk`` deals covering every deal no finished part holds."""
+    start = 0
+    for begin, end in finished + [(deals, deals)]:
+        for offset in range(start, begin, chunk):
+            yield offset, min(chunk, begin - offset)
+        start = max(start, end)
 
 
 def _part(parts: Path, offset: int, n: int) -> Path:
@@ -191,7 +268,7 @@ def _assemble(parts: Path, out: Path, settings: dict) -> None:
     covered = sum(int(f.stem.split("-")[2]) - int(f.stem.split("-")[1]) for f in files)
     if covered != expected:
         raise BatchError(f"{parts}: the parts cover {covered} deals, not {expected}")
-    if out.suffix == ".parquet":
+    if out.suffix.lower() == ".parquet":
         writer = None
         buffered: list[pa.Table] = []
         rows = 0

@@ -1,16 +1,26 @@
 """Typed errors.  Each subclasses ``ValueError`` and its message names the bad token or option."""
 
+SHOWN_CHARACTERS = 20
+
+
+def shown(token: str) -> str:
+    """``token`` quoted for a message, cut to its first characters when it is long (a whole hand pasted
+    without spaces must not fill the screen)."""
+    if len(token) > SHOWN_CHARACTERS:
+        return repr(token[:SHOWN_CHARACTERS]) + "…"
+    return repr(token)
+
 
 class TarotError(ValueError):
     """Base of every error the analyzer raises for bad input or an illegal action."""
 
 
 class InvalidNotationError(TarotError):
-    """A token that is not a card in the notation of NOTATION.md."""
+    """A token that is not a card in the notation of ``docs/notation.md``."""
 
     def __init__(self, token: str, why: str = "unknown card token"):
         self.token = token
-        super().__init__(f"{why}: {token!r}")
+        super().__init__(f"{why}: {shown(token)}")
 
 
 class DuplicateCardError(TarotError):
@@ -24,9 +34,10 @@ class DuplicateCardError(TarotError):
 class WrongCardCountError(TarotError):
     """A hand (or chien) with the wrong number of cards for the player count."""
 
-    def __init__(self, what: str, got: int, expected: int, players: int):
+    def __init__(self, what: str, got: int, expected: int, players: int, hint: str = ""):
         self.got, self.expected = got, expected
-        super().__init__(f"{what} has {got} cards, expected {expected} at {players} players")
+        super().__init__(f"{what} has {got} cards, expected {expected} at {players} players"
+                         + (f": {hint}" if hint else ""))
 
 
 class CardPlacedElsewhereError(TarotError):
@@ -47,3 +58,7 @@ class AnnulledDealError(TarotError):
 
 class IllegalActionError(TarotError):
     """An action the rules forbid in the current state of a game."""
+
+
+class SizeLimitError(TarotError):
+    """A run asked for more deals or hands than the analyzer holds in memory (the bounds are in --help)."""

@@ -5,7 +5,7 @@ being fast.  A ``Game`` goes through phases (after OpenSpiel): bidding, the 5-pl
 discard, declarations (chelem, poignées, misères), play, done; each phase has its legal actions and
 an ``apply``-style method.  ``Game.for_play`` sets up the start of play directly (for simulations).
 
-How the Excuse is settled (RULES.md, "Play"): played before the last trick it stays with its owner's
+How the Excuse is settled (docs/rules.md, "Play"): played before the last trick it stays with its owner's
 side, which gives the trick's winners a 0.5-point card from its own cards at the end (one half-point
 moves); if that side ends the deal with no other card to give, the Excuse goes to the winners. In
 the last trick it goes to whoever wins that trick, unless its side won every other trick: then it

@@ -40,8 +40,18 @@ class Hand:
         return cls(C.mask_of(cards))
 
     def check_size(self, expected: int, players: int, what: str = "hand") -> "Hand":
+        """Raise ``WrongCardCountError`` unless the hand has ``expected`` cards; when its size is right
+        for another player count, the message asks whether that count was meant."""
         if len(self) != expected:
-            raise WrongCardCountError(what, len(self), expected, players)
+            chien = what == "the chien"
+            sizes = CHIEN_SIZE if chien else HAND_SIZE
+            fits = [p for p, n in sizes.items() if n == len(self) and p != players]
+            hint = ""
+            if fits:
+                counts = " or ".join(map(str, fits))
+                hint = (f"is this a {'- or '.join(map(str, fits))}-player {'chien' if chien else 'hand'}? "
+                        f"use --players {counts}")
+            raise WrongCardCountError(what, len(self), expected, players, hint)
         return self
 
     def __str__(self) -> str:

@@ -1,8 +1,9 @@
 """What one seat knows during a deal, as constraints on where every unseen card may lie.
 
-A simulated seat decides only from what it could know (RULES.md, "What a sound simulation must
-respect"): its own hand, the cards played and by whom, the chien when shown, its own discard (the
-taker) or the trumps shown in it, shown poignées, the misères declared, and the voids revealed in play.  ``seat_view``
+A simulated seat decides only from what it could know (docs/rules.md, "What a sound simulation
+respects"): its own hand, the cards played and by whom, the chien when shown, its own discard (the
+taker) or the trumps shown in it, shown poignées, the misères declared, and the voids revealed in
+play.  ``seat_view``
 turns a reference ``Game`` into that knowledge, and ``SeatView.allowed_places`` into per-card sets of
 places (seats 0…P-1, P for the cards put aside: the discard, or the unseen chien) with the number of
 cards each place still holds.  The sampler deals the unseen cards uniformly under these constraints.

@@ -8,15 +8,21 @@ each play's scores sum to zero).  Its mean comes with a standard error and a 95%
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
+from analyzer.errors import SizeLimitError
 from analyzer.rules import Rules
-from analyzer.runs import PIMC_ROLLOUTS, PIMC_WORLDS, POLICY_IDS, threads
+from analyzer.runs import CHUNK, PIMC_CHUNK, PIMC_ROLLOUTS, PIMC_WORLDS, POLICY_IDS, threads
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean
 from kernels import match as K
 from kernels.bidding import CHAVEY, TAROTCLUB
+
+# Each deal keeps MATCH_SIZE int64 results (32 bytes) plus a float per played deal: 10^8 deals take
+# about 4 GB, which a 24 GiB machine holds with room to spare (and about an hour of heuristic play).
+MAX_DEALS = 100_000_000
 
 METHOD_IDS = {"chavey": CHAVEY, "tarotclub": TAROTCLUB}
 
@@ -41,22 +47,35 @@ class MatchResult:
 
 def run_match(policy_a: str, policy_b: str, deals: int, players: int = 4, seed: int = 0,
               bidding: str = "tarotclub", worlds: int = PIMC_WORLDS, rollouts: int = PIMC_ROLLOUTS,
-              jobs: int | None = None, rules: Rules | None = None) -> MatchResult:
+              jobs: int | None = None, progress: Callable[[int, int | None], None] | None = None,
+              rules: Rules | None = None) -> MatchResult:
     """Play ``deals`` deals in duplicate under ``rules`` (FFT at ``players`` players when None); skipped
-    (all-pass) deals are counted, not played, whatever the all-pass variant."""
+    (all-pass) deals are counted, not played, whatever the all-pass variant.  The deals go in chunks
+    (each deal has its own random stream, so the chunking never changes them), and
+    ``progress(done, deals)`` is called after each."""
     rules = rules or Rules(players=players)
     if rules.players != players:
         raise ValueError(f"{players} players under {rules.players}-player rules")
     for name in (policy_a, policy_b):
         if name not in POLICY_IDS:
             raise ValueError(f"unknown policy {name!r} (expected one of: {', '.join(POLICY_IDS)})")
+    if not 1 <= deals <= MAX_DEALS:
+        raise SizeLimitError(f"--deals {deals}: expected 1 to {MAX_DEALS:,} deals")
     if bidding not in METHOD_IDS:
         raise ValueError(f"unknown bidding method {bidding!r} (expected one of: {', '.join(METHOD_IDS)})")
-    out = np.zeros((deals, K.MATCH_SIZE), dtype=np.int64)
+    chunk = PIMC_CHUNK if "pimc" in (policy_a, policy_b) else CHUNK
+    diffs = []
+    skipped = 0
     with threads(jobs):
-        K.match_batch(players, METHOD_IDS[bidding], POLICY_IDS[policy_a], POLICY_IDS[policy_b], worlds, rollouts,
-                      rules_flags(rules), np.uint64(seed), 0, out)
-    played = out[:, K.M_TAKER] >= 0
-    diff = Mean.of((out[played, K.M_A_TAKES] - out[played, K.M_B_TAKES]).astype(np.float64))
-    return MatchResult(policy_a, policy_b, players, diff.mean, diff.se, diff.ci95(), int(played.sum()),
-                       int((~played).sum()), rules.variants())
+        for offset in range(0, deals, chunk):
+            out = np.zeros((min(chunk, deals - offset), K.MATCH_SIZE), dtype=np.int64)
+            K.match_batch(players, METHOD_IDS[bidding], POLICY_IDS[policy_a], POLICY_IDS[policy_b], worlds,
+                          rollouts, rules_flags(rules), np.uint64(seed), offset, out)
+            played = out[:, K.M_TAKER] >= 0
+            diffs.append((out[played, K.M_A_TAKES] - out[played, K.M_B_TAKES]).astype(np.float64))
+            skipped += int((~played).sum())
+            if progress:
+                progress(offset + out.shape[0], deals)
+    diff = Mean.of(np.concatenate(diffs))
+    return MatchResult(policy_a, policy_b, players, diff.mean, diff.se, diff.ci95(), diff.n, skipped,
+                       rules.variants())

@@ -1,10 +1,11 @@
-"""Card notation (``../shared/rules/NOTATION.md``): parse and format, always as a pair.
+"""Card notation (``docs/notation.md``): parse and format, always as a pair.
 
 Tokens are separated by spaces and/or commas, case-insensitive.  Trumps ``1``-``21`` (also
 ``T7``/``7T``), the Excuse ``EX`` (also ``E X * 0 EXC EXCUSE``), suit cards as rank then suit
 (``KS``, ``10H``, ``CD``; ranks ``1-10 J C Q K`` with the aliases ``R``=K, ``D``=Q, ``N``=knight,
-``V``=J; suits ``S H D C`` or ``♠ ♥ ♦ ♣``).  The printed form lists trumps high to low, then
-``EX``, then the suits in the order S H D C, each from the King down.
+``V``=J; suits ``S H D C``, ``♠ ♥ ♦ ♣`` or ``♤ ♡ ♢ ♧``, a symbol possibly followed by the variation
+selector U+FE0E or U+FE0F that text copied from web pages carries).  The printed form lists trumps
+high to low, then ``EX``, then the suits in the order S H D C, each from the King down.
 """
 
 from __future__ import annotations
@@ -21,12 +22,13 @@ _SUITS = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3
           "♤": 0, "♡": 1, "♢": 2, "♧": 3}
 _TRUMP = re.compile(r"^(?:T([0-9]{1,2})|([0-9]{1,2})T?)$")
 _SEPARATORS = re.compile(r"[\s,]+")
+_VARIATION_SELECTORS = {0xFE0E: None, 0xFE0F: None}   # text / emoji presentation of the suit symbols
 
 
 def parse_card(token: str) -> int:
     """Card id of one token; raises ``InvalidNotationError`` naming the token."""
     raw = token
-    tok = token.strip().replace("\ufe0f", "")
+    tok = token.strip().translate(_VARIATION_SELECTORS)
     if any(not ch.isascii() and ch not in _SUITS for ch in tok):
         raise InvalidNotationError(raw)  # look-alikes: other digits, the long s (upper-cases to "S")
     tok = tok.upper()

@@ -23,6 +23,7 @@ from analyzer.simulate import rules_flags
 from analyzer.stats import Mean, Moments, Proportion
 from kernels import playout as K
 from kernels.batch import advice_batch
+from kernels.declarations import call_card
 
 
 @dataclass(frozen=True)
@@ -53,10 +54,12 @@ class OddsResult:
     policy: str
     deals: int
     contracts: list[ContractOdds] = field(default_factory=list)
+    called: int | None = None          # 5 players: the card the simulated taker calls with this hand
 
     def as_dict(self) -> dict:
         return {"players": self.players, "seat": self.seat + 1, "hand": str(self.hand), "policy": self.policy,
-                "deals": self.deals, "contracts": [c.as_dict() for c in self.contracts]}
+                "deals": self.deals, "called": None if self.called is None else C.TOKENS[self.called],
+                "score_of": "taker", "contracts": [c.as_dict() for c in self.contracts]}
 
 
 def fixed_hand(hand: Hand, seat: int, players: int, extra: dict[int, int] | None = None):
@@ -143,4 +146,5 @@ def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = 
 
     moments = run_in_chunks(simulate, FEATURES * len(contracts), settings,
                             lambda m: widest_half_width(summarize(m)))
-    return OddsResult(rules.players, seat, hand, settings.policy, moments.n, summarize(moments))
+    called = int(call_card(np.uint64(hand.suit_bits))) if rules.players == 5 else None
+    return OddsResult(rules.players, seat, hand, settings.policy, moments.n, summarize(moments), called)

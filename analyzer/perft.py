@@ -1,7 +1,7 @@
 """Perft: the number of legal card sequences of a given length from a position (a move-generator check).
 
-Counted with the reference engine; the kernels must reproduce the same numbers (STYLE.md, after
-chess engines' perft).  ``data/perft.csv`` stores counts for fixed deals.
+Counted with the reference engine; the kernels must reproduce the same numbers (after chess
+engines' perft).  ``data/perft.csv`` stores counts for fixed deals.
 """
 
 from __future__ import annotations

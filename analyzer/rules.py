@@ -10,7 +10,7 @@ import enum
 from dataclasses import dataclass, fields, replace
 from typing import Iterable
 
-from analyzer.errors import RulesError
+from analyzer.errors import RulesError, shown
 
 
 class Contract(enum.IntEnum):
@@ -46,7 +46,7 @@ class Contract(enum.IntEnum):
         for contract, tok in CONTRACT_TOKENS.items():
             if tok == key:
                 return contract
-        raise RulesError(f"unknown contract {text!r} (expected one of: {', '.join(CONTRACT_TOKENS.values())})")
+        raise RulesError(f"unknown contract {shown(text)} (expected one of: {', '.join(CONTRACT_TOKENS.values())})")
 
 
 CONTRACT_MULTIPLIERS = {Contract.PRISE: 1, Contract.GARDE: 2, Contract.GARDE_SANS: 4, Contract.GARDE_CONTRE: 6}
@@ -66,7 +66,7 @@ class PoigneeLevel(enum.IntEnum):
         try:
             return cls[text.strip().upper()]
         except KeyError:
-            raise RulesError(f"unknown poignée level {text!r} (expected simple, double or triple)") from None
+            raise RulesError(f"unknown poignée level {shown(text)} (expected simple, double or triple)") from None
 
 
 # Target for the taker's side by oudlers held at the end, in half-points.
@@ -121,9 +121,9 @@ class Rules:
             name, sep, value = item.partition("=")
             name = name.strip().lower()
             if not sep or not name or not value.strip():
-                raise RulesError(f"variant {item!r}: expected NAME=VALUE")
+                raise RulesError(f"variant {shown(item)}: expected NAME=VALUE")
             if name not in VARIANTS:
-                raise RulesError(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})")
+                raise RulesError(f"unknown variant {shown(name)} (known: {', '.join(VARIANTS)})")
             settings[name.replace("-", "_")] = value.strip().lower()
         return cls(players=players, **settings)
 

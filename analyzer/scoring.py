@@ -1,4 +1,4 @@
-"""Scoring a finished deal from its summary (RULES.md, "Scoring"), with every bonus as its own function.
+"""Scoring a finished deal from its summary (docs/rules.md, "Scoring"), with every bonus as its own function.
 
 Everything is computed "per defender, seen from the taker's side" (``total``) and then shared out
 to the seats: at 4 players the taker gets 3 × total; at 3 players 2 × total; at 5 players the taker
@@ -141,7 +141,8 @@ def seat_shares(players: int, alone: bool, rules: Rules) -> tuple[int, int | Non
 
 
 def score_deal(summary: DealSummary, rules: Rules) -> DealScore:
-    """Score a finished deal.  Raises ``RulesError`` on an impossible summary."""
+    """Score a finished deal.  Raises ``RulesError`` on counts out of range; whether a deal can end with
+    the summary at all is ``analyzer.summary_check``'s question."""
     if not 0 <= summary.oudlers <= 3:
         raise RulesError(f"oudlers must be 0-3, got {summary.oudlers}")
     if not 0 <= summary.half_points <= 182:

@@ -1,6 +1,6 @@
 """Estimates with their uncertainty: Wilson intervals for probabilities, means with standard errors.
 
-Every number the analyzer reports comes with one of these (STYLE.md: never a bare mean).
+Every number the analyzer reports comes with one of these (never a bare mean).
 """
 
 from __future__ import annotations
@@ -25,6 +25,25 @@ class Proportion:
     def wilson(self, z: float = Z95) -> tuple[float, float]:
         """Wilson score interval (default 95%)."""
         return wilson_interval(self.successes, self.n, z)
+
+    @property
+    def half_width(self) -> float:
+        lo, hi = self.wilson()
+        return (hi - lo) / 2
+
+
+@dataclass(frozen=True)
+class WeightedProportion:
+    """A proportion estimated from weighted deals (importance weights): ``p``, its standard error, and
+    the effective number of deals (Kish's) that its Wilson interval is computed on; with equal weights
+    it is the plain proportion and its interval."""
+
+    p: float
+    se: float
+    n_eff: float
+
+    def wilson(self, z: float = Z95) -> tuple[float, float]:
+        return wilson_interval(self.p * self.n_eff, self.n_eff, z)
 
     @property
     def half_width(self) -> float:
@@ -112,6 +131,34 @@ class Moments:
             return Mean(self.mean(i) - self.mean(j), float("nan"), self.n)
         var = self.covariance(i, i) + self.covariance(j, j) - 2 * self.covariance(i, j)
         return Mean(self.mean(i) - self.mean(j), math.sqrt(max(var, 0.0) / self.n), self.n)
+
+    def ratio(self, numerator: dict[int, float], weight: int) -> Mean:
+        """The weighted mean sum(w y) / sum(w), where feature ``weight`` is each deal's weight w and the
+        features of ``numerator`` ({feature: coefficient}) add up to each deal's w y (e.g. {i: 1, j: -1}
+        for the difference of two weighted features).  Its standard error is the delta method's (the
+        ratio estimator of importance sampling); ``n`` is the number of deals."""
+        mu_w = self.mean(weight)
+        r = sum(c * self.mean(i) for i, c in numerator.items()) / mu_w if mu_w else float("nan")
+        if self.n < 2 or not mu_w:
+            return Mean(r, float("nan"), self.n)
+        v = dict(numerator)
+        v[weight] = v.get(weight, 0.0) - r
+        var = sum(a * b * self.covariance(i, j) for i, a in v.items() for j, b in v.items())
+        return Mean(r, math.sqrt(max(var, 0.0) / self.n) / abs(mu_w), self.n)
+
+    def effective_n(self, weight: int) -> float:
+        """Kish's effective number of deals of the weights in feature ``weight``: n mean(w)^2 / mean(w^2)
+        (n when the weights are equal)."""
+        mu = self.mean(weight)
+        if not self.n or not mu:
+            return 0.0
+        second = mu * mu + (self.covariance(weight, weight) * (self.n - 1) / self.n if self.n > 1 else 0.0)
+        return self.n * mu * mu / second
+
+    def weighted_proportion(self, i: int, weight: int) -> WeightedProportion:
+        """Feature ``i``, a weighted 0/1 indicator (w y), as a weighted proportion."""
+        r = self.ratio({i: 1.0}, weight)
+        return WeightedProportion(r.mean, r.se, self.effective_n(weight))
 
     def proportion(self, i: int) -> Proportion:
         """Feature ``i``, a 0/1 indicator, as a proportion."""

@@ -8,8 +8,8 @@ import io
 import click
 
 from analyzer import cards as C
-from analyzer.bid import bid_advice, parse_bids
-from analyzer.bidcheck import check_bidding
+from analyzer.bid import BID_NOISE, bid_advice, parse_bids
+from analyzer.bidcheck import MAX_HANDS, check_bidding
 from analyzer.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
 from analyzer.discard import DEALS as DISCARD_DEALS
 from analyzer.discard import MAX_DEALS as MAX_DISCARD_DEALS
@@ -20,17 +20,29 @@ from analyzer.hand import Hand
 from analyzer.notation import format_cards
 from analyzer.odds import contract_odds
 from analyzer.rules import Contract, PoigneeLevel
-from cli.options import (echo_json, format_option, players_option, quiet_option, rules_from, seed_option,
-                         settings_options, variant_option)
-from cli.progress import Progress
+from analyzer.runs import MAX_DEALS
+from cli.options import (_finite, echo_json, format_option, jobs_option, players_option, quiet_option, rules_from,
+                         seed_option, settings_options, variant_option)
+from cli.progress import Progress, compile_notice
 
 
-def simulation_options(fn):
-    """The options every simulation-based advice command shares."""
-    fn = quiet_option(variant_option(settings_options()(fn)))
-    fn = click.option("--seat", type=click.IntRange(1, 5), default=1, show_default=True,
-                      help="The hand's place in the bidding order (1 speaks first and leads).")(fn)
-    return players_option(fn)
+def simulation_options(players: str = "4"):
+    """The options every simulation-based advice command shares (``players``: the default of --players)."""
+    def decorate(fn):
+        fn = quiet_option(variant_option(settings_options()(fn)))
+        fn = click.option("--seat", type=click.IntRange(1, 5), default=1, show_default=True,
+                          help="The hand's place in the bidding order (1 speaks first and leads).")(fn)
+        return players_option(fn) if players == "4" else click.option(
+            "--players", type=click.Choice(["3", "4", "5"]), default=players, show_default=True,
+            help="Number of players.")(fn)
+    return decorate
+
+
+def score_legend(players: int) -> str:
+    """What the taker's score column means: the taker's total for the deal, and each defender's share."""
+    share = {3: "half of it", 4: "a third of it",
+             5: "half of it when the taker has a partner, a quarter when the taker plays alone"}[players]
+    return f"score: the taker's expected score for the deal (each defender loses {share})."
 
 
 def _setup(hand, players, seat, variants):
@@ -44,7 +56,7 @@ def _setup(hand, players, seat, variants):
 
 @click.command()
 @click.argument("hand")
-@simulation_options
+@simulation_options()
 @format_option("table", "json", "csv")
 def odds(hand, players, seat, settings, variants, quiet, fmt) -> None:
     """How likely each contract is to succeed with HAND, and what it is worth to the taker."""
@@ -67,6 +79,9 @@ def odds(hand, players, seat, settings, variants, quiet, fmt) -> None:
         click.echo(buf.getvalue(), nl=False)
         return
     click.echo(f"{result.hand}  (seat {seat} of {result.players}, {result.deals:,} deals, {result.policy} play)")
+    if result.called is not None:
+        click.echo(f"taking, this hand calls {C.TOKENS[result.called]} ({C.name(result.called)}); "
+                   "`tarot-analyzer call` compares the other calls")
     click.echo(f"{'contract':<13}{'success':>8}  {'95% interval':<14}{'score':>9} {'± se':>6}  {'points':>6}"
                f"  {'petit au bout taker/def':>23}  {'chelem':>6}")
     for r in rows:
@@ -74,6 +89,7 @@ def odds(hand, players, seat, settings, variants, quiet, fmt) -> None:
                    f"{r['expected_score']:>+9.1f} {r['se']:>6.1f}  {r['mean_points']:>6.1f}"
                    f"  {r['p_petit_au_bout_taker']:>11.1%}/{r['p_petit_au_bout_defence']:<11.1%}"
                    f"  {r['p_chelem']:>6.1%}")
+    click.echo(score_legend(result.players) + " points: the taker's side's card points.")
 
 
 @click.command()
@@ -81,16 +97,24 @@ def odds(hand, players, seat, settings, variants, quiet, fmt) -> None:
 @click.option("--bids", default="", metavar="BID,…", help='Bids made before this seat, e.g. "pass,prise".')
 @click.option("--bidding", type=click.Choice(["tarotclub", "chavey"]), default="tarotclub", show_default=True,
               help="The bidding model of the other seats.")
+@click.option("--auction-noise", "noise", type=click.FloatRange(0, 100), default=BID_NOISE, show_default=True,
+              callback=_finite, metavar="POINTS",
+              help="How far from the --bidding count the earlier bidders may stray: each deal weighs the "
+                   "probability that its earlier seats make the bids made, with their count off by a normal "
+                   "error of this many points (0: exactly the count).")
 @click.option("--no-auction-conditioning", "no_conditioning", is_flag=True,
               help="Do not condition the deals on the earlier bids.")
-@simulation_options
+@simulation_options()
 @format_option("table", "json", "csv")
-def bid(hand, bids, bidding, no_conditioning, players, seat, settings, variants, quiet, fmt) -> None:
-    """What to bid with HAND from --seat, given the bids so far: every option's expected score."""
+def bid(hand, bids, bidding, noise, no_conditioning, players, seat, settings, variants, quiet, fmt) -> None:
+    """What to bid with HAND from --seat, given the bids so far: every option's expected score.
+
+    The deals are weighted by how likely their earlier seats were to make the bids made (see
+    --auction-noise); an unlikely auction leaves fewer effective deals, shown in the header."""
     rules, cards = _setup(hand, players, seat, variants)
     with Progress("simulating", quiet) as bar:
         advice = bid_advice(cards, rules, seat - 1, parse_bids(bids), settings.with_(progress=bar), bidding,
-                            not no_conditioning)
+                            not no_conditioning, noise)
     if fmt == "json":
         echo_json({**advice.as_dict(), "variants": rules.variants()})
         return
@@ -105,13 +129,20 @@ def bid(hand, bids, bidding, no_conditioning, players, seat, settings, variants,
         click.echo(buf.getvalue(), nl=False)
         return
     earlier = ", ".join("pass" if b is None else b.token for b in advice.earlier) or "none"
-    click.echo(f"{advice.hand}  (seat {seat} of {advice.players}; bids before: {earlier}; {advice.deals:,} deals)")
+    weighing = (f", weighted by the earlier bids: worth {advice.effective_deals:,.0f}"
+                if advice.seat and not no_conditioning else "")
+    click.echo(f"{advice.hand}  (seat {seat} of {advice.players}; bids before: {earlier}; {advice.deals:,} deals"
+               f"{weighing})")
     click.echo(f"{'bid':<13}{'score':>9} {'± se':>6}  {'side wins':>9}  95% interval")
     for r in rows:
         mark = "  <- best" if r["bid"] == advice.recommendation.token else ""
         click.echo(f"{r['bid']:<13}{r['expected_score']:>+9.1f} {r['se']:>6.1f}  {r['p_success']:>9.1%}  "
                    f"{r['ci95'][0]:.1%}–{r['ci95'][1]:.1%}{mark}")
     click.echo(f"Recommendation: {advice.recommendation.token}. {advice.reason()}")
+    click.echo("score: this seat's expected score for the deal, whoever takes. pass: this seat passes and the "
+               f"later seats bid by the {bidding} count; one of them "
+               + ("or the earlier bidder " if any(b is not None for b in advice.earlier) else "")
+               + "may take (this seat then defends), else the deal is thrown in and scores 0.")
 
 
 def _render_comparison(comparison, rules, fmt: str, notes: list[str] = ()) -> None:
@@ -147,6 +178,14 @@ def _parse_contract(ctx, param, value: str) -> Contract:
         raise click.BadParameter(str(exc), param_hint="--contract") from None
 
 
+def _parse_discard_contract(ctx, param, value: str) -> Contract:
+    contract = _parse_contract(ctx, param, value)
+    if not contract.chien_shown:
+        raise click.BadParameter(f"{contract.token} has no discard (the chien is not taken): expected prise or garde",
+                                 param_hint="--contract")
+    return contract
+
+
 def _contract_option(default: str):
     """``--contract``, checked as the options are read (before the hand), given as a ``Contract``."""
     return click.option("--contract", default=default, show_default=True, metavar="C", callback=_parse_contract,
@@ -161,7 +200,7 @@ def _run(question, cards, rules, contract, options, seat, settings, quiet):
 @click.command()
 @click.argument("hand")
 @_contract_option("garde")
-@simulation_options
+@simulation_options(players="5")
 @format_option("table", "json", "csv")
 def call(hand, contract, players, seat, settings, variants, quiet,
          fmt) -> None:
@@ -176,7 +215,7 @@ def call(hand, contract, players, seat, settings, variants, quiet,
 @click.command()
 @click.argument("hand")
 @_contract_option("garde")
-@simulation_options
+@simulation_options()
 @format_option("table", "json", "csv")
 def poignee(hand, contract, players, seat, settings, variants, quiet,
             fmt) -> None:
@@ -201,7 +240,7 @@ def poignee(hand, contract, players, seat, settings, variants, quiet,
 @click.command()
 @click.argument("hand")
 @_contract_option("garde-sans")
-@simulation_options
+@simulation_options()
 @format_option("table", "json", "csv")
 def chelem(hand, contract, players, seat, settings, variants, quiet,
            fmt) -> None:
@@ -214,7 +253,8 @@ def chelem(hand, contract, players, seat, settings, variants, quiet,
 @click.command()
 @click.argument("hand")
 @click.option("--chien", required=True, metavar="CARDS", help="The chien's cards.")
-@click.option("--contract", type=click.Choice(["prise", "garde"]), default="garde", show_default=True)
+@click.option("--contract", default="garde", show_default=True, metavar="prise|garde", callback=_parse_discard_contract,
+              help="The contract taken: prise or garde (the two in which the taker discards).")
 @click.option("--top", type=click.IntRange(1, 50), default=5, show_default=True, help="How many discards to list.")
 @players_option
 @click.option("--seat", type=click.IntRange(1, 5), default=1, show_default=True, help="The taker's seat.")
@@ -229,7 +269,8 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
     if clash:
         raise click.UsageError(f"card {format_cards(clash).split()[0]} is both in the hand and in the chien")
     dog.check_size(rules.chien_size, rules.players, "the chien")
-    choices = best_discards(cards.mask, dog.mask, Contract.parse(contract), rules, seat - 1, settings, top)
+    with compile_notice():
+        choices = best_discards(cards.mask, dog.mask, contract, rules, seat - 1, settings, top)
     both = cards.mask | dog.mask
     free, trumps = discard_options(both)
     kings_oudlers = both & (C.mask_of(C.KINGS) | C.OUDLER_BITS)
@@ -240,8 +281,8 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
     rule = (f"may not go: {format_cards(kings_oudlers) or 'none held'} (Kings and oudlers); "
             + (f"{forced} trump(s) must go and are shown" if forced else "no trump may go"))
     if fmt == "json":
-        echo_json({"hand": str(cards), "chien": str(dog), "contract": contract, "deals": settings.deals, "rules": rule,
-                   "discards": rows, "variants": rules.variants()})
+        echo_json({"hand": str(cards), "chien": str(dog), "contract": contract.token, "deals": settings.deals,
+                   "rules": rule, "discards": rows, "variants": rules.variants()})
         return
     if fmt == "csv":
         buf = io.StringIO()
@@ -250,7 +291,7 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
         writer.writerows(rows)
         click.echo(buf.getvalue(), nl=False)
         return
-    click.echo(f"{cards} + chien {dog}  ({contract}, {settings.deals:,} deals, {settings.policy} play)")
+    click.echo(f"{cards} + chien {dog}  ({contract.token}, {settings.deals:,} deals, {settings.policy} play)")
     click.echo(rule)
     for r in rows:
         shown = f"  shows {r['shown_trumps']}" if r["shown_trumps"] else ""
@@ -259,17 +300,21 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
 
 
 @click.command("compare-bidding")
-@click.option("--hands", type=click.IntRange(1, None), default=1000, show_default=True, help="Random hands.")
+@click.option("--hands", type=click.IntRange(1, MAX_HANDS), default=1000, show_default=True,
+              help=f"Random hands (at most {MAX_HANDS:,}).")
 @players_option
-@click.option("--deals", type=click.IntRange(10, None), default=1000, show_default=True,
-              help="Deals per option, to choose and (on fresh deals) to score.")
+@click.option("--deals", type=click.IntRange(10, MAX_DEALS), default=1000, show_default=True,
+              help=f"Deals per option, to choose and (on fresh deals) to score (at most {MAX_DEALS:,}).")
 @seed_option
+@jobs_option
 @variant_option
+@quiet_option
 @format_option("table", "json")
-def compare_bidding(hands, players, deals, seed, variants, fmt) -> None:
+def compare_bidding(hands, players, deals, seed, jobs, variants, quiet, fmt) -> None:
     """The bid advice against the two point-count methods: agreement, and points gained per deal."""
     rules = rules_from(players, variants)
-    result = check_bidding(hands, rules.players, deals, seed, rules=rules)
+    with Progress("comparing", quiet, unit="hands") as bar:
+        result = check_bidding(hands, rules.players, deals, seed, jobs=jobs, progress=bar, rules=rules)
     if fmt == "json":
         echo_json(result.as_dict())
         return

@@ -59,6 +59,8 @@ def analyze(file, seats, policy, worlds, deals, seed, jobs, quiet, fmt, out) -> 
             rec.check()
     except RecordError as exc:
         raise click.ClickException(str(exc)) from None
+    if not records:
+        raise click.ClickException(f"{file} holds no deal record")
     settings = Settings(policy=policy, worlds=worlds, deals=deals, seed=seed, jobs=jobs)
     reports = []
     for i, rec in enumerate(records):

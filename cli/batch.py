@@ -36,6 +36,8 @@ def batch(players, deals, out, policy, seed, jobs, takers, contracts, chunk_size
     outcome (columns: docs/batch-columns.md)."""
     rules = rules_from(players, variants)
     wanted = [Contract.parse(c) for c in contracts.split(",") if c.strip()]
+    if not wanted:
+        raise click.BadParameter("name at least one contract", param_hint="--contracts")
     with Progress("simulating", quiet) as bar:
         path = run_batch(out, int(players), deals, seed, policy, takers, wanted, chunk_size, jobs, resume, bar,
                          scheduler, local_cluster, rules)

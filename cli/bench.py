@@ -6,6 +6,7 @@ import click
 
 from analyzer.bench import run_bench
 from cli.options import echo_json, format_option
+from cli.progress import compile_notice
 
 LABELS = {
     "deals_per_s": "deals / s (4 players, one hand fixed, petit sec excluded)",
@@ -23,7 +24,8 @@ LABELS = {
 @format_option("table", "json")
 def bench(jobs, quick, fmt) -> None:
     """Throughput of the deal sampler and the playout kernels, and the first-call time."""
-    figures = run_bench(jobs, quick)
+    with compile_notice():
+        figures = run_bench(jobs, quick)
     if fmt == "json":
         echo_json(figures)
         return

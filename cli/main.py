@@ -29,16 +29,21 @@ class OneLineErrorGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        if not (sys.argv[1:] if args is None else list(args)):
+            # No arguments at all: the help, as a successful answer (not a usage error).
+            ctx = click.Context(self, info_name=prog_name or "tarot-analyzer", **self.context_settings)
+            click.echo(self.get_help(ctx))
+            sys.exit(0)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("always", PrecisionNotReached)
                 warnings.showwarning = _one_line_warning
                 code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.ClickException as exc:
-            click.echo(f"Error: {exc.format_message()}", err=True)
+            click.echo(f"Error: {_one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
         except TarotError as exc:
-            click.echo(f"Error: {exc}", err=True)
+            click.echo(f"Error: {_one_line(str(exc))}", err=True)
             sys.exit(2)
         except click.Abort:
             click.echo("Aborted!", err=True)
@@ -46,8 +51,13 @@ class OneLineErrorGroup(click.Group):
         sys.exit(code if isinstance(code, int) else 0)
 
 
+def _one_line(message: str) -> str:
+    """A message on one line (Click lists the choices of a missing option on lines of their own)."""
+    return " ".join(part.strip() for part in message.splitlines() if part.strip())
+
+
 def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    click.echo(f"Warning: {message}", err=True)
+    click.echo(f"Warning: {_one_line(str(message))}", err=True)
 
 
 @click.group(cls=OneLineErrorGroup, context_settings=CONTEXT_SETTINGS)
@@ -55,8 +65,10 @@ def _one_line_warning(message, category, filename, lineno, file=None, line=None)
 def main() -> None:
     """Monte Carlo hand analyzer for French Tarot (3, 4 and 5 players).
 
-    Cards use the notation of NOTATION.md: trumps 1-21, EX for the Excuse, suit cards as rank then
-    suit (KS, 10H, CD). Seats follow the bidding order: seat 1 speaks first and leads.
+    Cards (docs/notation.md): trumps 1-21 (or T1-T21), EX (or *) for the Excuse, suit cards as rank
+    then suit (KS, 10H, CD; French R D N V for King Queen Knight Jack and the symbols ♠ ♥ ♦ ♣ work
+    too). Seats follow the bidding order: seat 1 speaks first and leads. The rules and their
+    variants: docs/rules.md.
     """
 
 

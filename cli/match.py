@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import click
 
-from analyzer.match import METHOD_IDS, POLICY_IDS, run_match
-from analyzer.runs import PIMC_ROLLOUTS
-from cli.options import (echo_json, format_option, jobs_option, players_option, rules_from, seed_option,
-                         variant_option, worlds_option)
+from analyzer.match import MAX_DEALS, METHOD_IDS, POLICY_IDS, run_match
+from analyzer.runs import MAX_ROLLOUTS, PIMC_ROLLOUTS
+from cli.options import (echo_json, format_option, jobs_option, players_option, quiet_option, rules_from,
+                         seed_option, variant_option, worlds_option)
+from cli.progress import Progress
 
 POLICY = click.Choice(list(POLICY_IDS))
 
@@ -15,25 +16,27 @@ POLICY = click.Choice(list(POLICY_IDS))
 @click.command()
 @click.option("--a", "policy_a", type=POLICY, required=True, help="Policy A.")
 @click.option("--b", "policy_b", type=POLICY, required=True, help="Policy B.")
-@click.option("--deals", type=click.IntRange(1, None), default=2000, show_default=True,
-              help="Deals (each played twice).")
+@click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=2000, show_default=True,
+              help=f"Deals (each played twice; at most {MAX_DEALS:,}).")
 @players_option
 @seed_option
 @click.option("--bidding", type=click.Choice(list(METHOD_IDS)), default="tarotclub", show_default=True,
               help="Bidding model deciding who takes and what.")
 @worlds_option
-@click.option("--rollouts", type=click.IntRange(1, None), default=PIMC_ROLLOUTS, show_default=True,
+@click.option("--rollouts", type=click.IntRange(1, MAX_ROLLOUTS), default=PIMC_ROLLOUTS, show_default=True,
               help="PIMC: rollouts per world and card.")
 @jobs_option
 @variant_option
+@quiet_option
 @format_option("table", "json")
-def match(policy_a, policy_b, deals, players, seed, bidding, worlds, rollouts, jobs, variants, fmt) -> None:
+def match(policy_a, policy_b, deals, players, seed, bidding, worlds, rollouts, jobs, variants, quiet, fmt) -> None:
     """Duplicate match: each deal played with A on the taker's side and B in defence, then swapped.
 
     Reports A's mean gain per deal over B with its standard error and 95% interval.  Deals that
     everybody passes are skipped (under all-pass=goulash too: a Goulash has no sides to swap)."""
     rules = rules_from(players, variants)
-    r = run_match(policy_a, policy_b, deals, rules.players, seed, bidding, worlds, rollouts, jobs, rules)
+    with Progress("playing", quiet) as bar:
+        r = run_match(policy_a, policy_b, deals, rules.players, seed, bidding, worlds, rollouts, jobs, bar, rules)
     if fmt == "json":
         echo_json(r.as_dict())
         return

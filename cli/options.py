@@ -7,10 +7,11 @@ import json
 import math
 
 import click
+import numpy as np
 
 from analyzer.errors import TarotError
 from analyzer.rules import Rules
-from analyzer.runs import MAX_DEALS, PIMC_WORLDS, Settings
+from analyzer.runs import MAX_DEALS, MAX_WORLDS, PIMC_WORLDS, Settings
 
 players_option = click.option("--players", type=click.Choice(["3", "4", "5"]), default="4", show_default=True,
                               help="Number of players.")
@@ -19,8 +20,10 @@ seed_option = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=
 policy_option = click.option("--policy", type=click.Choice(["heuristic", "pimc", "random"]), default="heuristic",
                              show_default=True, help="How the simulated seats play their cards.")
 jobs_option = click.option("--jobs", type=click.IntRange(1, None), help="Threads (default: all).")
-quiet_option = click.option("--quiet", is_flag=True, help="No progress bar.")
-worlds_option = click.option("--worlds", type=click.IntRange(1, None), default=PIMC_WORLDS, show_default=True,
+quiet_option = click.option("--quiet", is_flag=True,
+                            help="No progress bar (on a terminal, a first run still says in one line that it compiles "
+                                 "the kernels).")
+worlds_option = click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), default=PIMC_WORLDS, show_default=True,
                              help="PIMC: worlds sampled per decision (more: stronger play, slower).")
 variant_option = click.option("--variant", "variants", multiple=True, metavar="NAME=VALUE",
                               help="Rule variant (repeatable), e.g. petit-au-bout=flat.")
@@ -38,9 +41,25 @@ def rules_from(players: str, variants: tuple[str, ...]) -> Rules:
         raise click.BadParameter(str(exc), param_hint="--variant") from None
 
 
+def json_safe(obj):
+    """``obj`` with every non-finite float (NaN, ±inf: a standard error of one row, say) as None, which
+    JSON writes ``null``; tuples become lists and NumPy scalars plain numbers."""
+    if isinstance(obj, dict):
+        return {key: json_safe(value) for key, value in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(value) for value in obj]
+    if isinstance(obj, (float, np.floating)):
+        return float(obj) if math.isfinite(obj) else None
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    return obj
+
+
 def json_text(obj) -> str:
-    """``obj`` as indented JSON text."""
-    return json.dumps(obj, ensure_ascii=False, indent=2)
+    """``obj`` as indented, strict JSON text (never NaN or Infinity: those are written null)."""
+    return json.dumps(json_safe(obj), ensure_ascii=False, indent=2, allow_nan=False)
 
 
 def echo_json(obj) -> None:

@@ -2,25 +2,37 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 
 from analyzer.errors import TarotError
 from analyzer.rules import Contract, PoigneeLevel
 from analyzer.scoring import (Chelem, DealScore, DealSummary, Side, check_goulash_points, goulash_scores,
                               miseres_scores, score_deal)
+from analyzer.summary_check import check_summary
 from cli.options import echo_json, format_option, players_option, rules_from, variant_option
 
 
+_POINTS = re.compile(r"[0-9]+(?:[.,][0-9]+)?")
+
+
 def _half_points(text: str, option: str = "--points") -> int:
-    try:
-        value = float(text.replace(",", "."))
-    except ValueError:
-        raise click.BadParameter(f"{text!r} is not a number", param_hint=option) from None
+    if not _POINTS.fullmatch(text.strip()):
+        raise click.BadParameter(f"{text[:40]!r} is not a number of points such as 45 or 40.5", param_hint=option)
+    value = float(text.strip().replace(",", "."))
     if not 0 <= value <= 91:
-        raise click.BadParameter(f"{text} is outside 0-91", param_hint=option)
+        raise click.BadParameter(f"{text.strip()[:40]} is outside 0-91", param_hint=option)
     if value * 2 != int(value * 2):
-        raise click.BadParameter(f"{text} is not a whole or half point", param_hint=option)
+        raise click.BadParameter(f"{text.strip()[:40]} is not a whole or half point", param_hint=option)
     return int(value * 2)
+
+
+def _side(text: str | None) -> Side | None:
+    try:
+        return Side.parse(text) if text is not None else None
+    except TarotError as exc:
+        raise click.BadParameter(str(exc), param_hint="--petit-au-bout") from None
 
 
 def _poignee(text: str) -> tuple[Side, PoigneeLevel]:
@@ -39,10 +51,12 @@ def _goulash_points(text: str) -> list[int]:
 
 @click.command()
 @players_option
-@click.option("--contract", metavar="prise|garde|garde-sans|garde-contre", help="The contract played (required but with --goulash).")
-@click.option("--oudlers", type=click.IntRange(0, 3), help="Oudlers the taker's side holds at the end (required but with --goulash).")
+@click.option("--contract", metavar="prise|garde|garde-sans|garde-contre",
+              help="The contract played (required but with --goulash).")
+@click.option("--oudlers", type=click.IntRange(0, 3),
+              help="Oudlers the taker's side holds at the end (required but with --goulash).")
 @click.option("--points", metavar="X", help="Card points of the taker's side (may end in .5; required but with --goulash).")
-@click.option("--petit-au-bout", "pab", type=click.Choice(["taker", "defence"]),
+@click.option("--petit-au-bout", "pab", metavar="taker|defence", callback=lambda ctx, param, v: _side(v),
               help="Side that took the last trick with the Petit in it.")
 @click.option("--poignee", "poignees", multiple=True, metavar="SIDE:LEVEL",
               help="A poignée shown (repeatable): taker|defence : simple|double|triple.")
@@ -58,7 +72,11 @@ def _goulash_points(text: str) -> list[int]:
 @variant_option
 @format_option("table", "json")
 def score(players, contract, oudlers, points, pab, poignees, chelem, alone, miseres, goulash, variants, fmt) -> None:
-    """Score a finished deal from its summary (scores per seat, with the breakdown)."""
+    """Score a finished deal from its summary (scores per seat, with the breakdown).
+
+    A summary that no deal can end with is refused, naming the contradiction: points out of reach with
+    those oudlers and that contract, a chelem or a petit au bout the count or the oudlers rule out, more
+    poignées than players or more trumps shown than exist."""
     rules = rules_from(players, variants)
     misere = miseres_scores([seat - 1 for seat in miseres], rules)
     if goulash is not None:
@@ -73,9 +91,10 @@ def score(players, contract, oudlers, points, pab, poignees, chelem, alone, mise
             raise click.UsageError(f"Missing option '{name}'.")
     summary = DealSummary(
         contract=Contract.parse(contract), oudlers=oudlers, half_points=_half_points(points),
-        petit_au_bout=Side(pab) if pab else None, poignees=tuple(_poignee(p) for p in poignees),
+        petit_au_bout=pab, poignees=tuple(_poignee(p) for p in poignees),
         chelem=Chelem.parse(chelem) if chelem else None, alone=alone)
     result = score_deal(summary, rules)
+    check_summary(summary, rules)
     if fmt == "json":
         echo_json({"players": rules.players, "contract": summary.contract.token, **result.as_dict(),
                    "misere": misere, "variants": rules.variants()})

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 
 import click
 
 from analyzer.summarize import summarize as summarize_file
 from cli.options import echo_json, format_option
+
+
+def _se(se: float) -> str:
+    """A standard error for the table; a group of one row has none."""
+    return f"{se:.1f}" if math.isfinite(se) else "–"
 
 
 @click.command()
@@ -18,7 +24,7 @@ from cli.options import echo_json, format_option
 @format_option("table", "csv", "json")
 def summarize(file, by, contract, fmt) -> None:
     """Per group: n, success rate with its 95% interval, mean taker score with its standard error."""
-    columns = [c.strip() for c in by.split(",") if c.strip()]
+    columns = list(dict.fromkeys(c.strip() for c in by.split(",") if c.strip()))
     if not columns:
         raise click.BadParameter("name at least one column", param_hint="--by")
     groups = summarize_file(file, columns, [contract] if contract else None)
@@ -37,7 +43,7 @@ def summarize(file, by, contract, fmt) -> None:
         return
     header = columns + ["contract", "n", "success", "95% interval", "mean score", "± se"]
     body = [[str(g.keys[c]) for c in columns] + [g.contract, str(g.n), f"{g.success_rate:.1%}",
-            f"{g.ci95[0]:.1%}–{g.ci95[1]:.1%}", f"{g.mean_score:+.1f}", f"{g.se:.1f}"] for g in groups]
+            f"{g.ci95[0]:.1%}–{g.ci95[1]:.1%}", f"{g.mean_score:+.1f}", _se(g.se)] for g in groups]
     widths = [max(len(h), *(len(r[i]) for r in body)) if body else len(h) for i, h in enumerate(header)]
     click.echo("  ".join(h.rjust(w) for h, w in zip(header, widths)))
     for r in body:

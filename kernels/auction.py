@@ -1,21 +1,27 @@
-"""Bid advice kernels: deals consistent with the bids already made, and the value of each bid.
+"""Bid advice kernels: deals weighted by how well they explain the bids already made, and the value of
+each bid.
 
-The seats that spoke before the hand are assumed to bid by the bidding model
-(``kernels/bidding.py``); a deal is kept only if the model, given those seats' cards, makes exactly
-the bids that were made (rejection; ``tries`` reports how many deals were drawn).  For the option
-being valued, the seats after the hand bid by the model too; the highest bidder takes (the hand may
-end up defending), and a deal that everybody passes is thrown in (score 0), or played as a Goulash
-under that variant.
+The seats that spoke before the hand are assumed to bid by the bidding model (``kernels/bidding.py``)
+with some slack: a seat's bid is the model's for its count plus a normal error of ``noise`` points (the
+thresholds are moved half a point down so that ``noise`` 0 is exactly the model).  A deal is drawn
+uniformly (the hand fixed, petit sec excluded unless the variant plays it) and weighted by the
+probability that its earlier seats would have made exactly the bids that were made (importance
+sampling: weighted means are posterior means given the bids, and no auction, however unlikely, leaves
+the weights all zero unless ``noise`` is 0).  For the option being valued, the seats after the hand bid
+by the model itself; the highest bidder takes (the hand may end up defending), and a deal that
+everybody passes is thrown in (score 0), or played as a Goulash under that variant.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numba import njit, prange
 
 from kernels.batch import places_to_words
-from kernels.bidding import baseline_bid
-from kernels.deals import MAX_TRIES, deal_into, stream_state
+from kernels.bidding import CHAVEY, baseline_bid, chavey_points, tarotclub_points, thresholds
+from kernels.deals import deal_into, stream_state
 from kernels.pimc import play_to_end
 from kernels.playout import (F_GOULASH, PARTNER, RESULT_SIZE, R_MADE, STATE_SIZE, deal_to_play,
                              exclude_petit_sec)
@@ -25,50 +31,77 @@ B_SCORE = 0            # the hand's score, in half-points (a Goulash's may end i
 B_WON = 1              # 1 if the hand's side won the deal (in a Goulash: scored more than 0), 0 if not, -1 thrown in
 B_TAKER = 2            # -1 thrown in
 B_CONTRACT = 3
-B_TRIES = 4            # deals drawn to meet the earlier bids (-1: gave up)
-BID_SIZE = 5
+BID_SIZE = 4
+
+SQRT2 = math.sqrt(2.0)
 
 
 @njit(cache=True)
-def deal_matching_bids(fixed, unseen, slots, players, seat, earlier, condition, method, state, places, hs, ht,
-                       exclude=True):
-    """Deal into ``places``/``hs``/``ht`` until the seats before ``seat`` would have bid ``earlier``
-    under the model (any deal when not ``condition``); returns (state, deals drawn or -1).  Deals with
-    a petit sec are redrawn when ``exclude``."""
-    for t in range(1, MAX_TRIES + 1):
-        state, _ = deal_into(fixed, unseen, slots, players, exclude, state, places)
-        places_to_words(places, players, hs, ht)
-        if not condition:
-            return state, t
-        best = 0
-        ok = True
-        for s in range(seat):
-            b = baseline_bid(hs[s], ht[s], method, players, best)
-            if b != earlier[s]:
-                ok = False
-                break
-            if b > best:
-                best = b
-        if ok:
-            return state, t
-    return state, -1
+def _error_below(x, noise):
+    """P(error < x) for a normal error of standard deviation ``noise`` (0: no error)."""
+    if noise <= 0.0:
+        return 1.0 if x > 0.0 else 0.0
+    return 0.5 * math.erfc(-x / (noise * SQRT2))
+
+
+@njit(cache=True)
+def bid_probability(hand_s, hand_t, method, players, best, bid, noise):
+    """P(a seat with this hand bids ``bid`` (0 pass … 4) after the best bid ``best``) when it bids by
+    ``method`` with its count off by a normal error of ``noise`` points.
+
+    With the error e and the thresholds T_k (lowest count for contract k, less half a point), the seat
+    wants contract k when ``base + e >= T_1`` and ``T_k <= dist + e < T_(k+1)`` (Chavey: ``base``
+    without voids and singletons, ``dist`` with them; TarotClub: one count), and passes when what it
+    wants does not outbid ``best``."""
+    limits = thresholds(method, players)
+    if method == CHAVEY:
+        base = chavey_points(hand_s, hand_t, False)
+        dist = chavey_points(hand_s, hand_t, True)
+    else:
+        base = tarotclub_points(hand_s, hand_t)
+        dist = base
+    first = limits[0] - 0.5 - base              # the seat bids at all when e >= first
+    if bid == 0:
+        if best >= 4:
+            return 1.0
+        return _error_below(max(first, limits[best] - 0.5 - dist), noise)
+    if bid <= best:
+        return 0.0
+    low = max(first, limits[bid - 1] - 0.5 - dist)
+    if bid == 4:
+        return 1.0 - _error_below(low, noise)
+    return max(0.0, _error_below(limits[bid] - 0.5 - dist, noise) - _error_below(low, noise))
+
+
+@njit(cache=True)
+def bids_likelihood(hs, ht, players, seat, earlier, method, noise):
+    """P(the seats before ``seat`` bid ``earlier``), each by ``bid_probability``."""
+    likelihood = 1.0
+    best = 0
+    for s in range(seat):
+        likelihood *= bid_probability(hs[s], ht[s], method, players, best, earlier[s], noise)
+        if earlier[s] > best:
+            best = earlier[s]
+    return likelihood
 
 
 @njit(parallel=True, cache=True)
-def conditioned_deals_batch(fixed, unseen, slots, players, seat, earlier, method, seed, offset, out, tries):
-    """Deals ``offset … offset+n-1`` conditioned on the earlier bids, as card places."""
+def weighted_deals_batch(fixed, unseen, slots, players, seat, earlier, method, noise, seed, offset, out, weights):
+    """Deals ``offset … offset+n-1`` as card places, each with its weight given the earlier bids."""
     for i in prange(out.shape[0]):
         hs = np.empty(players + 1, dtype=np.uint64)
         ht = np.empty(players + 1, dtype=np.uint64)
-        _, tries[i] = deal_matching_bids(fixed, unseen, slots, players, seat, earlier, True, method,
-                                         stream_state(seed, offset + i), out[i], hs, ht)
+        deal_into(fixed, unseen, slots, players, True, stream_state(seed, offset + i), out[i])
+        places_to_words(out[i], players, hs, ht)
+        weights[i] = bids_likelihood(hs, ht, players, seat, earlier, method, noise)
 
 
 @njit(parallel=True, cache=True)
-def bid_batch(fixed, unseen, slots, players, seat, earlier, condition, option, method, policies, worlds, seed,
-              offset, declare, flags, out):
-    """Deals ``offset … offset+n-1`` with the hand's seat bidding ``option`` (0 pass … 4); ``flags``:
-    the rule variants (``kernels.playout.F_*``)."""
+def bid_batch(fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds,
+              seed, offset, declare, flags, out, weights):
+    """Deals ``offset … offset+n-1`` with the hand's seat bidding ``option`` (0 pass … 4); ``weights``
+    gets each deal's weight given the earlier bids (1 when not ``condition``); ``flags``: the rule
+    variants (``kernels.playout.F_*``)."""
     for i in prange(out.shape[0]):
         places = np.empty(78, dtype=np.int8)
         hs = np.empty(players + 1, dtype=np.uint64)
@@ -76,11 +109,10 @@ def bid_batch(fixed, unseen, slots, players, seat, earlier, condition, option, m
         st = np.empty(STATE_SIZE, dtype=np.int64)
         result = np.empty(RESULT_SIZE, dtype=np.int64)
         trace = np.empty(0, dtype=np.int16)
-        state, out[i, B_TRIES] = deal_matching_bids(fixed, unseen, slots, players, seat, earlier, condition, method,
-                                                    stream_state(seed, offset + i), places, hs, ht,
-                                                    exclude_petit_sec(flags))
-        if out[i, B_TRIES] < 0:
-            continue
+        state, _ = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), stream_state(seed, offset + i),
+                             places)
+        places_to_words(places, players, hs, ht)
+        weights[i] = bids_likelihood(hs, ht, players, seat, earlier, method, noise) if condition else 1.0
         best = 0
         taker = -1
         for s in range(seat):

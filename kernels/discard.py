@@ -1,6 +1,6 @@
 """The heuristic discard (écart) for Prise and Garde: always legal, aiming at voids, keeping points safe.
 
-Rules (RULES.md): no King and no oudler may be discarded; trumps only when no other card can go.
+Rules (docs/rules.md): no King and no oudler may be discarded; trumps only when no other card can go.
 Strategy, as taught: the discarded cards count for the taker, so (1) empty short suits without a
 King, shortest first, to trump them later; (2) then put away the points the defence could otherwise
 catch (Queens, Knights, Jacks of suits without their King); (3) then the lowest cards of the shortest

@@ -8,7 +8,7 @@ A position is three arrays, so that a kernel can copy it cheaply and many run si
   the trick in play, what each seat may infer (revealed voids), and what the count needs at the end
   (points and oudlers won so far, where the Excuse and the Petit went, tricks won by each side).
 
-Rules follow RULES.md and ``analyzer/game.py`` (the reference these kernels are tested against):
+Rules follow docs/rules.md and ``analyzer/game.py`` (the reference these kernels are tested against):
 the Excuse's exchange and its last-trick and chelem exceptions, petit au bout (and its chelem
 second-to-last case), poignées, chelems, the 3/5-player half-point rule and the 5-player shares.
 The rule variants come as one small array (``F_*`` flags, built by ``analyzer.simulate.rules_flags``):
@@ -196,7 +196,7 @@ def finish(hs, ht, st, result):
 def finish_goulash(st, result):
     """A Goulash's count: each seat pays every other the points they took, in half-points.  The chien
     counts for nobody; the Excuse stays with its owner, who gives the winners of its trick a
-    half-point in exchange (RULES.md, "all pass")."""
+    half-point in exchange (docs/rules.md, "Goulash")."""
     players = st[PLAYERS]
     for i in range(RESULT_SIZE):
         result[i] = 0
@@ -285,7 +285,7 @@ def finish_contract(hs, ht, st, result):
 
 @njit(cache=True)
 def score_into(players, contract, taker_hp, oudlers, pab, chelem, poignee, pab_flat, taker, partner, result):
-    """The FFT score of a counted deal (RULES.md, "Scoring"), per seat and in its parts."""
+    """The FFT score of a counted deal (docs/rules.md, "Scoring"), per seat and in its parts."""
     target = TARGET_HP[oudlers]
     if taker_hp % 2 == 0:
         points = taker_hp // 2

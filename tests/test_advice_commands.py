@@ -54,7 +54,7 @@ def test_announcing_a_sure_chelem_pays_the_difference():
 def test_commands_json(args):
     result = CliRunner().invoke(main, args + ["--deals", "200", "--seed", "1", "--format", "json", "--quiet"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["recommendation"] == data["alternatives"][0]["choice"]
     assert {"expected_score", "se", "p_success", "ci95"} <= data["alternatives"][0].keys()
 
@@ -65,12 +65,12 @@ def test_discard_command_enforces_the_rules():
     result = runner.invoke(main, ["discard", hand, "--chien", "CD 6D 2D 7C 3C KC", "--deals", "200",
                                   "--format", "json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert "21 EX KS KH KC" in data["rules"]
     assert len(data["discards"]) == 5
     clash = runner.invoke(main, ["discard", hand, "--chien", "KS 6D 2D 7C 3C KC"])
     assert clash.exit_code != 0 and "KS" in clash.output
-    bad = runner.invoke(main, ["call", str(FIVE)])
+    bad = runner.invoke(main, ["call", str(FIVE), "--players", "4"])
     assert bad.exit_code != 0 and "5 players" in bad.output
 
 

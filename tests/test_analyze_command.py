@@ -102,3 +102,10 @@ def test_a_partial_record_is_judged_as_far_as_it_goes():
     result = run(str(DATA / "partial.txt"), *FAST, "--format", "json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["deals"][0]["decisions"]
+
+
+def test_an_empty_file_is_said_to_hold_no_record(tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nothing yet\n", encoding="utf-8")
+    result = run(str(empty), "--quiet")
+    assert result.exit_code == 1 and "holds no deal record" in result.output

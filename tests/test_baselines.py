@@ -1,4 +1,4 @@
-"""The point-count bidding methods of BIDDING_BASELINES.md, on hands counted by hand."""
+"""The point-count bidding methods of docs/bidding.md, on hands counted by hand."""
 
 import pytest
 

@@ -13,7 +13,7 @@ from analyzer.odds import fixed_hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings
 from cli.main import main
-from kernels.auction import conditioned_deals_batch
+from kernels.auction import weighted_deals_batch
 from kernels.bidding import TAROTCLUB
 
 WEAK = Hand.parse("7 4 2 QS 9S 5S 3S 10H 6H 2H JD 8D 5D 1D 9C 7C 4C 2C")
@@ -25,16 +25,17 @@ def test_earlier_passes_lower_the_chance_that_an_earlier_seat_holds_the_21():
     fixed, unseen, slots = fixed_hand(hand, 2, 4)
     n = 20_000
     out = np.empty((n, 78), dtype=np.int8)
-    tries = np.empty(n, dtype=np.int64)
-    conditioned_deals_batch(fixed, unseen, slots, 4, 2, np.array([0, 0]), TAROTCLUB, np.uint64(1), 0, out, tries)
-    passed = (out[:, C.TWENTY_ONE] == 0).mean()
-    free = np.empty_like(out)
-    conditioned_deals_batch(fixed, unseen, slots, 4, 0, np.array([0]), TAROTCLUB, np.uint64(1), 0, free, tries)
-    unconditioned = (free[:, C.TWENTY_ONE] == 0).mean()
+    weights = np.empty(n)
+    weighted_deals_batch(fixed, unseen, slots, 4, 2, np.array([0, 0]), TAROTCLUB, 8.0, np.uint64(1), 0, out, weights)
+    holds = out[:, C.TWENTY_ONE] == 0
+    unconditioned = holds.mean()
+    passed = (weights * holds).sum() / weights.sum()
     assert abs(unconditioned - 18 / 60) < 0.02                 # seat 1 holds 18 of the 60 unseen cards
     assert passed < unconditioned - 0.05
-    # the hand itself never moves
-    assert (out[:, list(hand)] == 2).all()
+    assert (out[:, list(hand)] == 2).all()                     # the hand itself never moves
+    # no earlier bid: every deal weighs 1
+    weighted_deals_batch(fixed, unseen, slots, 4, 0, np.array([0]), TAROTCLUB, 8.0, np.uint64(1), 0, out, weights)
+    assert (weights == 1).all()
 
 
 def test_strong_hand_bids_and_weak_hand_passes():
@@ -66,7 +67,7 @@ def test_cli_json_and_errors():
     result = runner.invoke(main, ["bid", str(WEAK), "--seat", "2", "--bids", "pass", "--deals", "300",
                                   "--format", "json", "--quiet"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["recommendation"] in [o["bid"] for o in data["options"]]
     assert {"bid", "expected_score", "se", "p_success"} <= data["options"][0].keys()
     bad = runner.invoke(main, ["bid", str(WEAK), "--seat", "3", "--bids", "garde,prise"])
@@ -76,7 +77,7 @@ def test_cli_json_and_errors():
 def test_compare_bidding_small_run():
     result = CliRunner().invoke(main, ["compare-bidding", "--hands", "6", "--deals", "100", "--format", "json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["hands"] == 6
     for method in ("chavey", "tarotclub"):
         assert sum(data["agreement"][method].values()) == 6

@@ -119,15 +119,25 @@ def test_json_comma_decimal_and_contract_aliases():
     ("--petit-au-bout defence", 30),                                 # to the defence, whatever the result
     ("--petit-au-bout taker --variant petit-au-bout=flat", 60),     # flat 10
     ("--poignee defence:simple", 70),                                # to the side that wins, whoever showed it
-    ("--poignee taker:double --poignee defence:triple", 120),        # 30 + 40, never multiplied
+    ("--poignee taker:simple --poignee defence:simple", 90),         # 20 + 20, never multiplied
     ("--poignee taker:double --variant poignee-values=20-40-60", 90),
-    ("--chelem announced-made", 450),
-    ("--chelem made", 250),
     ("--chelem announced-failed", -150),
-    ("--chelem defence", -150),                                      # each defender +200
 ])
 def test_json_each_bonus(options, total):
     data = score_json("--contract", "garde", "--oudlers", "2", "--points", "41", *options.split())
+    assert data["contract_points"] == total and data["taker"] == 3 * total and data["defender"] == -total
+
+
+@pytest.mark.parametrize("options,total", [
+    # a Garde: every trick to the taker's side (3 oudlers, 91 points, made by 55) or to the defence
+    # (0 oudlers, the 6 discarded cards: 3 points, lost by 53)
+    ("--oudlers 3 --points 91 --chelem announced-made", (25 + 55) * 2 + 400),
+    ("--oudlers 3 --points 91 --chelem made", (25 + 55) * 2 + 200),
+    ("--oudlers 0 --points 3 --chelem defence", -(25 + 53) * 2 - 200),         # each defender +200
+    ("--oudlers 0 --points 3 --chelem announced-failed", -(25 + 53) * 2 - 200),
+])
+def test_json_chelem_bonus(options, total):
+    data = score_json("--contract", "garde", *options.split())
     assert data["contract_points"] == total and data["taker"] == 3 * total and data["defender"] == -total
 
 
@@ -167,6 +177,17 @@ def replace(args, option, value):
     (BASE + ["--petit-au-bout", "nobody"], "nobody"),
     (replace(BASE, "--oudlers", "x"), "x"),
     (["--players", "6"] + BASE, "6"),
+    # numbers Python's float() reads but a person does not write
+    (replace(BASE, "--points", "4_0"), "4_0"),
+    (replace(BASE, "--points", "\u0664\u0665"), "is not a number of points"),      # Arabic-Indic digits
+    (replace(BASE, "--points", "1e1"), "1e1"),
+    (replace(BASE, "--points", "nan"), "nan"),
+    # summaries no deal ends with
+    (["--contract", "prise", "--oudlers", "3", "--points", "0"], "0 points with 3 oudlers is impossible"),
+    (BASE + ["--chelem", "made"], "took every trick"),
+    (["--contract", "prise", "--oudlers", "1", "--points", "70", "--chelem", "defence"], "the defence took every"),
+    (["--contract", "prise", "--oudlers", "0", "--points", "60", "--petit-au-bout", "taker"], "holds 0 oudlers"),
+    (BASE + ["--poignee", "taker:triple", "--poignee", "defence:triple"], "30 trumps"),
 ])
 def test_bad_input_is_one_error_line(args, word):
     result = run("score", *args)

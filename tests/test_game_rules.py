@@ -1,4 +1,4 @@
-"""Game rules of RULES.md through the reference engine: bidding, chien, call, discard, declarations,
+"""Game rules of docs/rules.md through the reference engine: bidding, chien, call, discard, declarations,
 the Excuse, petit au bout, chelem, half-points, Goulash and misères.  Whole deals are crafted so that
 play is scripted and the expected counts can be worked out by hand (comments give the arithmetic)."""
 
@@ -185,6 +185,26 @@ def test_garde_contre_chien_to_defence_excuse_exchange():
     assert r.seat_scores == [1824, -608, -608, -608]
 
 
+def test_excuse_exchange_is_arithmetic_whatever_cards_its_side_holds():
+    # Decided (docs/rules.md, "Play"): the exchange is arithmetic.  Here the defence's only cards are
+    # a chien of six face cards (no half-point card to hand over): it still keeps the Excuse at 4
+    # points and the taker gets 0.5.  Chien DJ DC CJ CC CQ CK = 32 hp; taker 182 - 32 - 9 + 1 = 142
+    # hp = 71 points, 2 oudlers, target 41, margin 30: (25+30)*6 = 330 + petit au bout 60 + chelem
+    # made 200 = 590.
+    chien = su(D, 11, 12) | su(CL, 11, 14)
+    def3 = su(D, 5, 10) | su(D, 13, 14) | su(CL, 1, 10)
+    g = Game.new(deal(TAKER_D, DEF1_D, DEF2_D, def3, chien), Rules())
+    bid_all(g, [Contract.GARDE_CONTRE, None, None, None])
+    declare_nothing(g)
+    scripted(g, 0, excuse_trick=0)
+    r = g.result()
+    assert all(C.HALF_POINTS[c] > 1 for c in C.cards_of(chien))
+    assert r.taker_half_points == 142
+    assert r.taker_oudlers == 2
+    assert r.chelem is Chelem.MADE
+    assert r.score.total == 590
+
+
 def test_garde_contre_excuse_in_last_trick_goes_to_winners():
     # Excuse (seat 2) played in the last trick, won by the taker: it goes to the taker.
     # 182 - 26 = 156 hp = 78, 3 oudlers, target 36, margin 42: 67*6 = 402 + 60 + 200 = 662.
@@ -217,8 +237,8 @@ def test_garde_sans_chien_counts_for_taker_unseen():
 
 
 def test_garde_sans_excuse_early_defence_never_wins_a_trick():
-    # Engine choice (not stated in RULES.md): the defence played the Excuse and ends with no card to
-    # give, so the Excuse goes to the winners: 182 hp, 3 oudlers -> 560.
+    # Decided (docs/rules.md, "Play"): the defence played the Excuse and ends with no card at all to
+    # give, so the Excuse goes to the winners outright: 182 hp, 3 oudlers -> 560.
     g = Game.new(deal_d(), Rules())
     bid_all(g, [Contract.GARDE_SANS, None, None, None])
     declare_nothing(g)
@@ -319,9 +339,9 @@ def test_without_announcement_seat_zero_leads():
 
 
 def test_chelem_announced_failed():
-    # Seat 3 takes (no trumps) and announces: it wins no trick.  Defence chelem and announced
-    # failure: the engine records ANNOUNCED_FAILED (-200).  Taker pile = discard 6 hp, 0 oudlers:
-    # -78 - 10 - 200 = -288.
+    # Seat 3 takes (no trumps) and announces: it wins no trick.  Decided (docs/rules.md, "Scoring"):
+    # only the failed announcement's -200 applies, not the defence's unannounced +200 on top.  Taker
+    # pile = discard 6 hp, 0 oudlers: -78 - 10 - 200 = -288.
     g = Game.new(deal_d(), Rules())
     bid_all(g, [None, None, None, Contract.PRISE])
     g.make_discard(su(D, 5, 10))
@@ -388,7 +408,7 @@ def test_three_players_half_point_to_winner():
 @pytest.mark.parametrize("players,hp,oudlers,margin", [
     (3, 81, 2, -1), (3, 83, 2, 1), (5, 81, 2, -1), (5, 83, 2, 1), (3, 111, 0, -1), (3, 113, 0, 1)])
 def test_half_point_rounding_examples(players, hp, oudlers, margin):
-    # RULES.md: 2 oudlers, 40.5 -> lost by 1; 41.5 -> won by 1.
+    # docs/rules.md: 2 oudlers, 40.5 -> lost by 1; 41.5 -> won by 1.
     s = score_deal(DealSummary(Contract.PRISE, oudlers, hp), Rules(players=players))
     assert s.margin == margin
 

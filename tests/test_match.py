@@ -29,7 +29,23 @@ def test_cli_json_keys_and_bad_policy():
     result = runner.invoke(main, ["match", "--a", "pimc", "--b", "heuristic", "--deals", "4", "--worlds", "2",
                                   "--seed", "1", "--format", "json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert {"mean_diff", "se", "ci95", "deals", "skipped"} <= data.keys()
     bad = runner.invoke(main, ["match", "--a", "genius", "--b", "random"])
     assert bad.exit_code != 0 and "genius" in bad.output and "Traceback" not in bad.output
+
+
+def test_chunking_never_changes_the_deals(monkeypatch):
+    whole = run_match("heuristic", "random", 40, seed=9, jobs=1)
+    monkeypatch.setattr("analyzer.match.CHUNK", 7)
+    calls = []
+    cut = run_match("heuristic", "random", 40, seed=9, jobs=1, progress=lambda done, total: calls.append((done, total)))
+    assert cut == whole
+    assert calls == [(min(d, 40), 40) for d in range(7, 47, 7)]
+
+
+def test_cli_quiet_json_has_only_json_on_stdout():
+    result = CliRunner().invoke(main, ["match", "--a", "random", "--b", "random", "--deals", "20", "--quiet",
+                                       "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["deals"] + json.loads(result.stdout)["skipped"] == 20

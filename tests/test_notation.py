@@ -1,4 +1,4 @@
-"""Card notation and the card table, checked against NOTATION.md and RULES.md ("Cards and points", "Deal").
+"""Card notation and the card table, checked against docs/notation.md and docs/rules.md ("Cards and points", "Deal").
 
 Every accepted token form and alias, the printed order, parse/format round trips, and the typed errors
 (each a subclass of TarotError / ValueError naming the bad token).
@@ -210,7 +210,7 @@ def test_unknown_tokens_are_invalid_and_named(token):
 
 @pytest.mark.parametrize("token", ["\u0661", "\u0662\u0661", "\uff12\uff11", "T\u0661", "K\u017f"])
 def test_non_ascii_look_alikes_are_unknown_tokens(token):
-    # NOTATION.md digits and letters are ASCII (plus the four suit symbols): Arabic-Indic or full-width digits
+    # docs/notation.md: digits and letters are ASCII (plus the four suit symbols): Arabic-Indic or full-width digits
     # and the long s (which upper-cases to "S") are not card tokens.
     with pytest.raises(InvalidNotationError) as info:
         parse_card(token)
@@ -319,3 +319,77 @@ def test_petit_sec_seat_in_a_deal():
     seat4 = Hand((hands[3].mask & ~(1 << C.PETIT)) | 1 << 18)
     deal = Deal((hands[0], seat2, hands[2], seat4), chien)
     assert deal.petit_sec_seat() == 1
+
+
+# --- forgiving input ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("selector", ["\ufe0e", "\ufe0f"])
+@pytest.mark.parametrize("symbol,suit", list(SUIT_SYMBOLS.items())
+                         + [("♤", SPADES), ("♡", HEARTS), ("♢", DIAMONDS), ("♧", CLUBS)])
+def test_suit_symbol_with_a_variation_selector(symbol, suit, selector):
+    # as copied from web pages: "K♠️" is K, the spade and U+FE0F (emoji presentation)
+    assert parse_card("K" + symbol + selector) == C.suit_card(suit, C.KING)
+    assert parse_card("10" + symbol + selector) == C.suit_card(suit, 10)
+
+
+def test_hand_copied_with_variation_selectors():
+    text = ("21 19 15 12 8 5 1 EX K\u2660\ufe0f Q\u2660\ufe0f 7\u2660\ufe0e K\u2665\ufe0f 3\u2665 C\u2666\ufe0f "
+            "9\u2666 2D K\u2663\ufe0f 4C")
+    assert str(Hand.parse(text, players=4)) == NOTATION_EXAMPLE
+
+
+def test_a_lone_variation_selector_is_no_card():
+    with pytest.raises(InvalidNotationError):
+        parse_card("\ufe0f")
+    with pytest.raises(InvalidNotationError):
+        parse_card("\u2660\ufe0f")
+
+
+def test_a_huge_bad_token_is_cut_in_the_message():
+    token = "KS" * 5000                                  # a hand pasted without spaces
+    with pytest.raises(InvalidNotationError) as info:
+        Hand.parse(token)
+    assert info.value.token == token                     # the whole token stays on the error
+    message = str(info.value)
+    assert len(message) < 60
+    assert message == f"unknown card token: {token[:20]!r}…"
+
+
+def test_a_short_bad_token_is_shown_whole():
+    assert str(InvalidNotationError("K" * 20)) == f"unknown card token: {'K' * 20!r}"
+
+
+@pytest.mark.parametrize("players,size,hint", [
+    (4, 15, "is this a 5-player hand? use --players 5"),
+    (4, 24, "is this a 3-player hand? use --players 3"),
+    (5, 18, "is this a 4-player hand? use --players 4"),
+    (3, 18, "is this a 4-player hand? use --players 4"),
+])
+def test_a_hand_of_another_player_count_says_so(players, size, hint):
+    with pytest.raises(WrongCardCountError) as info:
+        Hand.parse(format_cards(list(range(size))), players=players)
+    assert str(info.value).endswith(hint)
+
+
+def test_a_hand_of_no_player_count_gives_no_hint():
+    with pytest.raises(WrongCardCountError) as info:
+        Hand.parse(format_cards(list(range(17))), players=4)
+    assert str(info.value) == "hand has 17 cards, expected 18 at 4 players"
+
+
+def test_a_chien_of_another_player_count_says_so():
+    with pytest.raises(WrongCardCountError) as info:
+        Hand.of(range(3)).check_size(6, 4, "the chien")
+    assert str(info.value).endswith("is this a 5-player chien? use --players 5")
+    with pytest.raises(WrongCardCountError) as info:
+        Hand.of(range(6)).check_size(3, 5, "the chien")
+    assert str(info.value).endswith("is this a 3- or 4-player chien? use --players 3 or 4")
+
+
+def test_huge_contract_and_variant_names_are_cut_too():
+    from analyzer.rules import Contract, Rules
+    for call in (lambda: Contract.parse("garde" * 1000), lambda: Rules.from_options(4, ["x" * 5000 + "=1"]),
+                 lambda: Rules.from_options(4, ["y" * 5000])):
+        with pytest.raises(RulesError) as info:
+            call()
+        assert len(str(info.value)) < 200 and "…" in str(info.value)

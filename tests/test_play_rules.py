@@ -1,4 +1,4 @@
-"""Card-play rules of RULES.md ("Play", "5 players: the called King"), on crafted positions."""
+"""Card-play rules of docs/rules.md ("Play", "5 players: the called King"), on crafted positions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Random legal games through the reference engine: invariants that every deal must keep (RULES.md)."""
+"""Random legal games through the reference engine: invariants that every deal must keep (docs/rules.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rules configuration (RULES.md "Deal" and "Variants"): named variants, deal sizes, poignée thresholds."""
+"""Rules configuration (docs/rules.md, "Deal" and "Variants"): named variants, deal sizes, poignée thresholds."""
 
 import pytest
 
@@ -7,7 +7,7 @@ from analyzer.rules import (CHIEN_SIZE, HAND_SIZE, VARIANTS, Contract, PoigneeLe
 
 VARIANT_VALUES = [(name, value) for name, (values, _) in VARIANTS.items() for value in values]
 
-# RULES.md "Variants" table: option -> (default, alternatives)
+# docs/rules.md "Variants" table: option -> (default, alternatives)
 RULES_MD_VARIANTS = {
     "petit-au-bout": ("multiplied", {"flat"}),
     "poignee-values": ("20-30-40", {"20-40-60"}),
@@ -101,7 +101,7 @@ def test_unsupported_player_count(players):
         Rules.from_options(players)
 
 
-# --- deal sizes and poignée thresholds (RULES.md "Deal") --------------------------------------------
+# --- deal sizes and poignée thresholds (docs/rules.md, "Deal") ----------------------------------
 
 @pytest.mark.parametrize("players,hand,chien,thresholds", [
     (3, 24, 6, (13, 15, 18)),

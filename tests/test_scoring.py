@@ -1,4 +1,4 @@
-"""Scoring (RULES.md, "Scoring" and "Variants") through the Python API, with exact values.
+"""Scoring (docs/rules.md, "Scoring" and "Variants") through the Python API, with exact values.
 
 ``total`` is the score per defender seen from the taker's side; at 4 players the taker gets 3 x total,
 at 3 players 2 x total, at 5 players taker 2 x / partner 1 x (alone: taker 4 x) and each defender -total.
@@ -23,7 +23,7 @@ def deal(contract=PRISE, oudlers=1, points=51.0, players=4, rules=None, **kw):
     return score_deal(summary, rules or Rules(players=players))
 
 
-# --- the worked examples of RULES.md --------------------------------------------------------------
+# --- the worked examples of docs/rules.md ---------------------------------------------------------
 
 def test_fft_check_poignee_and_petit_au_bout():
     # Prise lost by 7, the taker showed a simple poignée and took the Petit in the last trick.
@@ -294,7 +294,7 @@ def test_seat_scores_sum_to_zero(players, contract, oudlers, half_points, pab, p
     seats = seat_scores(s, players, taker, partner if has_partner else None)
     assert sum(seats) == 0
     assert seats[taker] == s.taker
-    # the rule's formula, from RULES.md
+    # the rule's formula, from docs/rules.md
     target = (56, 51, 41, 36)[oudlers]
     if half_points % 2:
         pts = (half_points + 1) // 2 if half_points >= 2 * target else (half_points - 1) // 2

@@ -56,7 +56,7 @@ def test_run_in_chunks_keeps_moments_not_rows():
 @pytest.mark.parametrize("changes,word", [
     ({"precision": float("nan")}, "precision"), ({"precision": 0.0}, "precision"),
     ({"deals": 0}, "deals"), ({"deals": MAX_DEALS + 1}, "deals"), ({"max_deals": 10**12}, "max-deals"),
-    ({"policy": "minimax"}, "policy"), ({"worlds": 0}, "worlds"), ({"seed": -1}, "seed"), ({"jobs": 0}, "jobs"),
+    ({"policy": "minimax"}, "policy"), ({"worlds": 0}, "worlds"), ({"worlds": 10**12}, "worlds"), ({"seed": -1}, "seed"), ({"jobs": 0}, "jobs"),
 ])
 def test_settings_refuse_impossible_values_by_name(changes, word):
     with pytest.raises(TarotError, match=word):

@@ -1,4 +1,4 @@
-"""Rule variants reach the reference engine, the kernels and the commands (RULES.md, "Variants")."""
+"""Rule variants reach the reference engine, the kernels and the commands (docs/rules.md, "Variants")."""
 
 import json
 import random

@@ -93,6 +93,9 @@ def load_records(path: str | Path) -> list[Record]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise RecordError(f"cannot read the file: {exc.strerror}", source=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"not UTF-8 text (byte {exc.start}): records are UTF-8 text or JSON",
+                          source=str(path)) from None
     return parse_any(text, str(path))
 
 

@@ -67,6 +67,8 @@ def load_tarotclub(path: str | Path) -> tuple[Record, list[str]]:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise RecordError(f"cannot read the file: {exc.strerror}", source=source) from None
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"not UTF-8 text (byte {exc.start}): a TarotClub log is UTF-8 JSON", source=source) from None
     except json.JSONDecodeError as exc:
         raise RecordError(f"invalid JSON: {exc.msg}", exc.lineno, None, source) from None
     return tarotclub_record(data, source)

@@ -1,0 +1,40 @@
+"""Run sizes beyond what memory holds (--deals, --hands near 10^12) are refused in one line, before any
+work, and --help states the bounds."""
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.bidcheck import MAX_HANDS, check_bidding
+from analyzer.errors import SizeLimitError
+from analyzer.match import MAX_DEALS as MAX_MATCH_DEALS
+from analyzer.match import run_match
+from cli.main import main
+from tests.errorline import assert_one_error_line
+
+HAND = "21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C"
+CHIEN = "CD 6D 2D 7C 3C KC"
+DISCARD_HAND = "21 19 15 12 8 5 1 EX KS QS 7S KH 3H 9D 4D 2H 4C 5C"
+
+
+@pytest.mark.parametrize("args,option", [
+    (["compare-bidding", "--hands", str(10 ** 12)], "--hands"),
+    (["compare-bidding", "--deals", str(10 ** 12)], "--deals"),
+    (["match", "--a", "random", "--b", "random", "--deals", str(10 ** 12)], "--deals"),
+    (["discard", DISCARD_HAND, "--chien", CHIEN, "--deals", str(10 ** 12)], "--deals"),
+])
+def test_huge_sizes_are_one_line(args, option):
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert_one_error_line(result, option)
+
+
+@pytest.mark.parametrize("command,bound", [("compare-bidding", f"{MAX_HANDS:,}"), ("match", f"{MAX_MATCH_DEALS:,}")])
+def test_help_states_the_bounds(command, bound):
+    assert bound in CliRunner().invoke(main, [command, "--help"]).stdout
+
+
+def test_the_analyzer_refuses_them_too():
+    with pytest.raises(SizeLimitError, match="--hands"):
+        check_bidding(MAX_HANDS + 1)
+    with pytest.raises(SizeLimitError, match="--deals"):
+        run_match("heuristic", "random", MAX_MATCH_DEALS + 1)
