@@ -142,7 +142,9 @@ def bid(hand, bids, bidding, noise, no_conditioning, players, seat, settings, va
     click.echo("score: this seat's expected score for the deal, whoever takes. pass: this seat passes and the "
                f"later seats bid by the {bidding} count; one of them "
                + ("or the earlier bidder " if any(b is not None for b in advice.earlier) else "")
-               + "may take (this seat then defends), else the deal is thrown in and scores 0.")
+               + "may take (this seat then defends), else "
+               + ("the deal is played as a Goulash (side wins: this seat scores more than 0)."
+                  if rules.all_pass == "goulash" else "the deal is thrown in and scores 0."))
 
 
 def _render_comparison(comparison, rules, fmt: str, notes: list[str] = ()) -> None:
