@@ -153,10 +153,6 @@ def new_trick(st, leader):
 def finish(hs, ht, st, result):
     """Count the deal and score it into ``result`` (per-seat scores, then the R_* fields)."""
     players = st[PLAYERS]
-    n_tricks = HAND_SIZE[players]
-    contract = st[CONTRACT]
-    taker_hp = st[TAKER_HP]
-    oudlers = st[TAKER_OUDLERS]
     aside_hp = 0
     aside_oudlers = 0
     x = hs[players]
@@ -171,40 +167,53 @@ def finish(hs, ht, st, result):
             aside_oudlers += 1
         x &= x - ONE
     aside_cards = popcount(hs[players]) + popcount(ht[players])
+    taker_hp, oudlers, pab, chelem = settle(
+        players, st[CONTRACT], st[TAKER_HP], st[TAKER_OUDLERS], aside_hp, aside_oudlers, aside_cards,
+        st[EXCUSE_TRICK], st[EXCUSE_OWNER], st[EXCUSE_WINNER], st[PETIT_TRICK], st[PETIT_WINNER],
+        st[LAST_TRICK_SIDE_ALL], st[TAKER_TRICKS], st[CHELEM])
+    score_into(players, st[CONTRACT], taker_hp, oudlers, pab, chelem, st[POIGNEE], st[PAB_FLAT], st[TAKER],
+               st[PARTNER], result)
+
+
+@njit(cache=True)
+def settle(players, contract, taker_hp, oudlers, aside_hp, aside_oudlers, aside_cards, excuse_trick, excuse_owner,
+           excuse_winner, petit_trick, petit_winner, side_all, taker_tricks, chelem_announced):
+    """The count of a played deal from its running totals: the cards aside, the Excuse's exchange,
+    petit au bout and the chelem.  Returns (taker's half-points, oudlers, pab, chelem code); shared by
+    ``finish`` and the endgame solver (``kernels/endgame.py``)."""
+    n_tricks = HAND_SIZE[players]
     aside_to_taker = contract != GARDE_CONTRE
     if aside_to_taker:
         taker_hp += aside_hp
         oudlers += aside_oudlers
     # The Excuse (if it was played: in Garde sans/contre it may lie in the chien, counted above).
-    if st[EXCUSE_TRICK] >= 0:
-        owner = st[EXCUSE_OWNER]
-        winners = st[EXCUSE_WINNER]
-        if st[EXCUSE_TRICK] == n_tricks - 1 or owner == winners:
-            keeper = winners
+    if excuse_trick >= 0:
+        if excuse_trick == n_tricks - 1 or excuse_owner == excuse_winner:
+            keeper = excuse_winner
         else:
-            owner_tricks = st[TAKER_TRICKS] if owner == 1 else n_tricks - st[TAKER_TRICKS]
-            owner_has_cards = owner_tricks > 0 or (aside_cards > 0 and aside_to_taker == (owner == 1))
+            owner_tricks = taker_tricks if excuse_owner == 1 else n_tricks - taker_tricks
+            owner_has_cards = owner_tricks > 0 or (aside_cards > 0 and aside_to_taker == (excuse_owner == 1))
             if owner_has_cards:
-                keeper = owner
-                taker_hp += -1 if owner == 1 else 1          # the half-point card given in exchange
+                keeper = excuse_owner
+                taker_hp += -1 if excuse_owner == 1 else 1          # the half-point card given in exchange
             else:
-                keeper = winners
+                keeper = excuse_winner
         if keeper == 1:
             taker_hp += HALF_POINTS[EXCUSE_ID]
             oudlers += 1
     # Petit au bout.
     pab = 0
     last = n_tricks - 1
-    if st[PETIT_TRICK] == last:
-        pab = 1 if st[PETIT_WINNER] == 1 else -1
-    elif st[PETIT_TRICK] == last - 1 and st[EXCUSE_TRICK] == last and st[EXCUSE_OWNER] == st[EXCUSE_WINNER] \
-            and st[LAST_TRICK_SIDE_ALL] == (1 if st[EXCUSE_OWNER] == 1 else -1):
-        pab = 1 if st[PETIT_WINNER] == 1 else -1
+    if petit_trick == last:
+        pab = 1 if petit_winner == 1 else -1
+    elif petit_trick == last - 1 and excuse_trick == last and excuse_owner == excuse_winner \
+            and side_all == (1 if excuse_owner == 1 else -1):
+        pab = 1 if petit_winner == 1 else -1
     # Chelem.
-    won = st[TAKER_TRICKS]
-    if st[CHELEM] == 1:
+    won = taker_tricks
+    if chelem_announced == 1:
         chelem = 1 if won == n_tricks else 3
-    elif st[CHELEM] == 2:
+    elif chelem_announced == 2:
         chelem = 5 if won >= n_tricks - 1 else 6
     elif won == n_tricks:
         chelem = 2
@@ -212,8 +221,7 @@ def finish(hs, ht, st, result):
         chelem = 4
     else:
         chelem = 0
-    score_into(players, contract, taker_hp, oudlers, pab, chelem, st[POIGNEE], st[PAB_FLAT], st[TAKER],
-               st[PARTNER], result)
+    return taker_hp, oudlers, pab, chelem
 
 
 @njit(cache=True)
