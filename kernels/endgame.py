@@ -32,14 +32,14 @@ from kernels.heuristic import EXCUSE_ID, FIRST_TRUMP_ID, HALF_POINTS, ONE, PETIT
     popcount
 from kernels.playout import (BEST, BEST_SEAT, CALLED, CHELEM, CONTRACT, EXCUSE_OWNER, EXCUSE_SEAT, EXCUSE_TRICK,
                              EXCUSE_WINNER, HAND_SIZE, LEADER, LED, PARTNER, PETIT_TRICK, PETIT_WINNER, PAB_FLAT,
-                             PLAYERS, POIGNEE, POINTS, R_TOTAL, TAKER, TAKER_HP, TAKER_OUDLERS, TAKER_TRICKS, TOP,
-                             TRICK, TRICK_CARDS, TRICK_LEN, forbidden_first_lead, legal_from, score_into, settle)
+                             PLAYERS, POIGNEE, POINTS, TAKER, TAKER_HP, TAKER_OUDLERS, TAKER_TRICKS, TOP,
+                             TRICK, TRICK_CARDS, TRICK_LEN, contract_total, forbidden_first_lead, legal_from, settle)
 
 INF = np.int64(1) << np.int64(40)
 MAX_MOVES = 24                 # a 3-player hand
 MAX_PLIES = 79
 
-# Workspace layout (int64).  Entries 0..10 are the scratch result of ``score_into``.
+# Workspace layout (int64).
 W_HS = 16                      # suit word of each seat's hand, then the trump words
 W_HT = 21
 W_SIDE = 26                    # 1 for the taker's side, per seat
@@ -137,7 +137,7 @@ def load(hs, ht, st, w, fresh):
         w[W_STAMP] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def final_total(w, taker_tricks, taker_hp, oudlers, exc_trick, exc_owner, exc_winner, petit_trick, petit_winner):
     """``total`` of the finished deal."""
     players = w[W_PLAYERS]
@@ -146,9 +146,7 @@ def final_total(w, taker_tricks, taker_hp, oudlers, exc_trick, exc_owner, exc_wi
     hp, oud, pab, chelem = settle(players, w[W_CONTRACT], taker_hp, oudlers, w[W_ASIDE_HP], w[W_ASIDE_OUDLERS],
                                   w[W_ASIDE_CARDS], exc_trick, exc_owner, exc_winner, petit_trick, petit_winner,
                                   side_all, taker_tricks, w[W_CHELEM])
-    score_into(players, w[W_CONTRACT], hp, oud, pab, chelem, w[W_POIGNEE], w[W_PAB_FLAT], w[W_TAKER],
-               w[W_PARTNER], w)
-    return w[R_TOTAL]
+    return contract_total(w[W_CONTRACT], hp, oud, pab, chelem, w[W_POIGNEE], w[W_PAB_FLAT])[0]
 
 
 @njit(cache=True, inline="always")
@@ -176,7 +174,7 @@ def merge_skip(bit, legal, out, mergeable):
     return first & legal != ZERO and ((first << ONE) - bit) & ~mergeable == ZERO
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def gen_moves(w, ply, seat, led, top, best, best_seat, trick, n, trick_s, trick_t, tt_move):
     """Fill the ply's move list (one card per class of equivalent cards), best first; returns its size."""
     players = w[W_PLAYERS]

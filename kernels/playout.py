@@ -227,6 +227,29 @@ def settle(players, contract, taker_hp, oudlers, aside_hp, aside_oudlers, aside_
 @njit(cache=True)
 def score_into(players, contract, taker_hp, oudlers, pab, chelem, poignee, pab_flat, taker, partner, result):
     """The FFT score of a counted deal (RULES.md, "Scoring"), per seat and in its parts."""
+    total, made = contract_total(contract, taker_hp, oudlers, pab, chelem, poignee, pab_flat)
+    for s in range(players):
+        result[s] = -total
+    if players == 4:
+        result[taker] = 3 * total
+    elif players == 3:
+        result[taker] = 2 * total
+    elif partner >= 0:
+        result[taker] = 2 * total
+        result[partner] = total
+    else:
+        result[taker] = 4 * total
+    result[R_TAKER_HP] = taker_hp
+    result[R_OUDLERS] = oudlers
+    result[R_PAB] = pab
+    result[R_CHELEM] = chelem
+    result[R_MADE] = 1 if made else 0
+    result[R_TOTAL] = total
+
+
+@njit(cache=True)
+def contract_total(contract, taker_hp, oudlers, pab, chelem, poignee, pab_flat):
+    """(total per defender seen from the taker's side, made) of a counted deal."""
     target = TARGET_HP[oudlers]
     if taker_hp % 2 == 0:
         points = taker_hp // 2
@@ -251,23 +274,7 @@ def score_into(players, contract, taker_hp, oudlers, pab, chelem, poignee, pab_f
         total += 300
     elif chelem == 6:
         total -= 150
-    for s in range(players):
-        result[s] = -total
-    if players == 4:
-        result[taker] = 3 * total
-    elif players == 3:
-        result[taker] = 2 * total
-    elif partner >= 0:
-        result[taker] = 2 * total
-        result[partner] = total
-    else:
-        result[taker] = 4 * total
-    result[R_TAKER_HP] = taker_hp
-    result[R_OUDLERS] = oudlers
-    result[R_PAB] = pab
-    result[R_CHELEM] = chelem
-    result[R_MADE] = 1 if made else 0
-    result[R_TOTAL] = total
+    return total, made
 
 
 @njit(cache=True, inline="always")
