@@ -33,7 +33,8 @@ from kernels.heuristic import EXCUSE_ID, FIRST_TRUMP_ID, HALF_POINTS, ONE, PETIT
 from kernels.playout import (BEST, BEST_SEAT, CALLED, CHELEM, CONTRACT, EXCUSE_OWNER, EXCUSE_SEAT, EXCUSE_TRICK,
                              EXCUSE_WINNER, HAND_SIZE, LEADER, LED, PARTNER, PETIT_TRICK, PETIT_WINNER, PAB_FLAT,
                              PLAYERS, POIGNEE, POINTS, TAKER, TAKER_HP, TAKER_OUDLERS, TAKER_TRICKS, TOP,
-                             TRICK, TRICK_CARDS, TRICK_LEN, contract_total, forbidden_first_lead, legal_from, settle)
+                             TRICK, TRICK_CARDS, TRICK_LEN, contract_total, forbidden_first_lead, legal_from, play_card,
+                             settle)
 
 INF = np.int64(1) << np.int64(40)
 MAX_MOVES = 24                 # a 3-player hand
@@ -555,3 +556,43 @@ def card_values(hs, ht, st, w, fresh, cards, values):
             values[k] = by_card[card]
             k += 1
     return k
+
+
+@njit(cache=True)
+def best_index(w, seat, values, k):
+    """Index of the best of ``k`` values for ``seat``'s side (the first of equals: ``card_values``
+    lists the suit cards from the highest, then the trumps from the highest)."""
+    best = 0
+    for i in range(1, k):
+        if (values[i] > values[best]) if w[W_SIDE + seat] == 1 else (values[i] < values[best]):
+            best = i
+    return best
+
+
+@njit(cache=True)
+def solve_line(hs, ht, st, w, cards, values, line):
+    """Every legal card's value now (``card_values``), then the principal line to the end of the deal
+    (each side playing its best card, the first of equals) into ``line``.  ``hs``/``ht``/``st`` are
+    left as they were.  Returns (legal cards, cards in the line, nodes searched in all)."""
+    players = st[PLAYERS]
+    k = card_values(hs, ht, st, w, True, cards, values)
+    nodes = w[W_NODES]
+    play_s = hs.copy()
+    play_t = ht.copy()
+    play_st = st.copy()
+    step_cards = np.empty(MAX_MOVES, dtype=np.int64)
+    step_values = np.empty(MAX_MOVES, dtype=np.int64)
+    seat = (st[LEADER] + st[TRICK_LEN]) % players
+    card = cards[best_index(w, seat, values, k)]
+    length = 0
+    while True:
+        line[length] = card
+        length += 1
+        play_card(play_s, play_t, play_st, card)
+        if play_st[TRICK] == HAND_SIZE[players]:
+            break
+        m = card_values(play_s, play_t, play_st, w, False, step_cards, step_values)
+        nodes += w[W_NODES]
+        seat = (play_st[LEADER] + play_st[TRICK_LEN]) % players
+        card = step_cards[best_index(w, seat, step_values, m)]
+    return k, length, nodes
