@@ -15,9 +15,10 @@ from analyzer.runs import PIMC_ROLLOUTS, PIMC_WORLDS, threads
 from analyzer.stats import Mean
 from kernels import match as K
 from kernels.bidding import CHAVEY, TAROTCLUB
+from kernels.pimc import PIMC_UNIFORM
 from kernels.playout import HEURISTIC, PIMC, RANDOM
 
-POLICY_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "pimc": PIMC}
+POLICY_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "pimc": PIMC, "pimc-uniform": PIMC_UNIFORM}
 METHOD_IDS = {"chavey": CHAVEY, "tarotclub": TAROTCLUB}
 
 

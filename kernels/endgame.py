@@ -58,6 +58,7 @@ W_ASIDE_CARDS = 41
 W_NODES = 42
 W_STAMP = 43
 W_TT_MASK = 44
+W_NODE_LIMIT = 45               # a search stops (ABORTED) past this many nodes; 0: no limit
 W_MOVES = 64                                   # per ply: MAX_MOVES cards, then their ordering keys
 W_KEYS = W_MOVES + MAX_PLIES * MAX_MOVES
 W_STACK = W_KEYS + MAX_PLIES * MAX_MOVES       # one frame per ply (fields below)
@@ -242,6 +243,7 @@ def tt_slot(w, k1, k2):
 
 
 PENDING = -(np.int64(1) << np.int64(50))       # a node whose moves are still being searched
+ABORTED = -(np.int64(1) << np.int64(51))       # the node limit was reached
 
 
 @njit(cache=True, inline="always")
@@ -433,7 +435,9 @@ def search(w, only):
     """Value (``total``) of the position in frame 0 under perfect play, fail-soft within the frame's
     (alpha, beta): a value at most alpha is an upper bound, one at least beta a lower bound.
     ``only`` >= 0: the value of playing that card (the root's per-card values), -1: of the position.
-    An explicit stack: no recursion, nothing allocated."""
+    An explicit stack: no recursion, nothing allocated.  Returns ABORTED past the node limit (the
+    hands in the workspace are then left as they were at that point: ``load`` again)."""
+    limit = w[W_NODE_LIMIT]
     ply = 0
     f = W_STACK
     v = enter(w, f, 0, only)
@@ -442,6 +446,8 @@ def search(w, only):
             i = w[f + F_NEXT]
             if i < w[f + F_COUNT] and w[f + F_ALPHA] < w[f + F_BETA]:
                 w[f + F_NEXT] = i + 1
+                if limit > 0 and w[W_NODES] >= limit:
+                    return ABORTED
                 descend(w, f, w[W_MOVES + ply * MAX_MOVES + i])
                 ply += 1
                 f += FRAME
@@ -518,7 +524,8 @@ def search_card(w, st, card):
 @njit(cache=True)
 def card_values(hs, ht, st, w, fresh, cards, values):
     """Every legal card of the seat to play and its value (``total`` under perfect play from there),
-    into ``cards``/``values``; returns their number.  Equivalent cards share one search."""
+    into ``cards``/``values``; returns their number, or -1 if the node limit (``W_NODE_LIMIT``, over
+    all the cards) stopped the search.  Equivalent cards share one search."""
     load(hs, ht, st, w, fresh)
     players = st[PLAYERS]
     seat = (st[LEADER] + st[TRICK_LEN]) % players
@@ -552,6 +559,8 @@ def card_values(hs, ht, st, w, fresh, cards, values):
                 by_card[card] = by_card[offset + lowest_bit(above)]
             else:
                 by_card[card] = search_card(w, st, card)
+                if by_card[card] == ABORTED:
+                    return -1
             cards[k] = card
             values[k] = by_card[card]
             k += 1
