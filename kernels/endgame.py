@@ -14,13 +14,14 @@ seat, not every ply), with
   owns and who won the Excuse); it keeps a lower and an upper bound and the best lead;
 * merging of equivalent cards: two cards of one hand worth the same points with no card still out
   between them in play order (the trick in play included) play alike, so only one is searched;
-* move ordering: the table's lead first; when following, a partner's winning trick is loaded with
-  points, an opponent's is won with the cheapest winning card or given the cheapest card;
-* the bounds of the position's value when either side took every card left, checked before a trick
-  is searched.
+* move ordering: the table's lead first, then high leads; when following, a partner's winning trick
+  is loaded with points, an opponent's is won with the cheapest winning card or given the cheapest.
+Bounds from sure tricks are not used (yet): the value is not additive in tricks or points.
 
-Everything lives in one int64 workspace (``new_workspace``): the hands, the per-ply move lists and
-the table, so the recursion allocates nothing and passes a single array.
+The search runs on an explicit stack (Numba's on-disk cache mishandles recursive functions), and
+everything lives in one int64 workspace (``new_workspace``): the hands, the per-ply move lists and
+frames and the table, so it allocates nothing.  A node limit (``W_NODE_LIMIT``) bounds a search's
+time, for callers with a budget (PIMC).
 """
 
 from __future__ import annotations
@@ -28,13 +29,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from kernels.heuristic import EXCUSE_ID, FIRST_TRUMP_ID, HALF_POINTS, ONE, PETIT_ID, TWENTY_ONE_ID, ZERO, lowest_bit, \
-    popcount
+from kernels.heuristic import EXCUSE_ID, FIRST_TRUMP_ID, HALF_POINTS, ONE, ZERO, lowest_bit
 from kernels.playout import (BEST, BEST_SEAT, CALLED, CHELEM, CONTRACT, EXCUSE_OWNER, EXCUSE_SEAT, EXCUSE_TRICK,
                              EXCUSE_WINNER, HAND_SIZE, LEADER, LED, PARTNER, PETIT_TRICK, PETIT_WINNER, PAB_FLAT,
                              PLAYERS, POIGNEE, POINTS, TAKER, TAKER_HP, TAKER_OUDLERS, TAKER_TRICKS, TOP,
-                             TRICK, TRICK_CARDS, TRICK_LEN, contract_total, forbidden_first_lead, legal_from, play_card,
-                             settle)
+                             TRICK, TRICK_CARDS, TRICK_LEN, contract_total, forbidden_first_lead, legal_from, pile_count,
+                             play_card, settle)
 
 INF = np.int64(1) << np.int64(40)
 MAX_MOVES = 24                 # a 3-player hand
@@ -118,22 +118,7 @@ def load(hs, ht, st, w, fresh):
     w[W_POIGNEE] = st[POIGNEE]
     w[W_PAB_FLAT] = st[PAB_FLAT]
     w[W_CALLED] = st[CALLED]
-    aside_hp = 0
-    aside_oudlers = 0
-    x = hs[players]
-    while x != ZERO:
-        aside_hp += HALF_POINTS[lowest_bit(x)]
-        x &= x - ONE
-    x = ht[players]
-    while x != ZERO:
-        b = lowest_bit(x)
-        aside_hp += HALF_POINTS[FIRST_TRUMP_ID + b]
-        if b == 0 or b == 20 or b == 21:
-            aside_oudlers += 1
-        x &= x - ONE
-    w[W_ASIDE_HP] = aside_hp
-    w[W_ASIDE_OUDLERS] = aside_oudlers
-    w[W_ASIDE_CARDS] = popcount(hs[players]) + popcount(ht[players])
+    w[W_ASIDE_HP], w[W_ASIDE_OUDLERS], w[W_ASIDE_CARDS] = pile_count(hs[players], ht[players])
     w[W_NODES] = 0
     if fresh:
         w[W_STAMP] += 1
@@ -479,18 +464,25 @@ def search(w, only):
 
 
 @njit(cache=True)
-def set_root(w, st, alpha, beta):
-    """Frame 0 := the position ``st`` (the hands are loaded by ``load``), searched within (alpha, beta)."""
-    f = W_STACK
-    n = st[TRICK_LEN]
+def trick_words(st):
+    """The cards of the trick in play (suit word, trump word), as int64."""
     trick_s = 0
     trick_t = 0
-    for i in range(n):
+    for i in range(st[TRICK_LEN]):
         c = st[TRICK_CARDS + i]
         if c < FIRST_TRUMP_ID:
             trick_s |= np.int64(1) << c
         else:
             trick_t |= np.int64(1) << (c - FIRST_TRUMP_ID)
+    return trick_s, trick_t
+
+
+@njit(cache=True)
+def set_root(w, st, alpha, beta):
+    """Frame 0 := the position ``st`` (the hands are loaded by ``load``), searched within (alpha, beta)."""
+    f = W_STACK
+    n = st[TRICK_LEN]
+    trick_s, trick_t = trick_words(st)
     w[f + F_TRICK] = st[TRICK]
     w[f + F_N] = n
     w[f + F_LEADER] = st[LEADER]
@@ -531,17 +523,12 @@ def card_values(hs, ht, st, w, fresh, cards, values):
     seat = (st[LEADER] + st[TRICK_LEN]) % players
     legal_s, legal_t = legal_from(hs[seat], ht[seat], st[LED], st[TOP],
                                   forbidden_first_lead(st[CALLED], st[TRICK], st[TRICK_LEN]))
-    out_s = ZERO
-    out_t = ZERO
+    trick_s, trick_t = trick_words(st)
+    out_s = np.uint64(trick_s)
+    out_t = np.uint64(trick_t)
     for s in range(players):
         out_s |= hs[s]
         out_t |= ht[s]
-    for i in range(st[TRICK_LEN]):
-        c = st[TRICK_CARDS + i]
-        if c < FIRST_TRUMP_ID:
-            out_s |= ONE << np.uint64(c)
-        else:
-            out_t |= ONE << np.uint64(c - FIRST_TRUMP_ID)
     by_card = np.empty(78, dtype=np.int64)
     k = 0
     for word in range(2):                      # high cards first: a merged card's equivalent is above it

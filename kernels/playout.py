@@ -153,26 +153,32 @@ def new_trick(st, leader):
 def finish(hs, ht, st, result):
     """Count the deal and score it into ``result`` (per-seat scores, then the R_* fields)."""
     players = st[PLAYERS]
-    aside_hp = 0
-    aside_oudlers = 0
-    x = hs[players]
-    while x != ZERO:
-        aside_hp += HALF_POINTS[lowest_bit(x)]
-        x &= x - ONE
-    x = ht[players]
-    while x != ZERO:
-        b = lowest_bit(x)
-        aside_hp += HALF_POINTS[FIRST_TRUMP_ID + b]
-        if b == 0 or b == 20 or b == 21:
-            aside_oudlers += 1
-        x &= x - ONE
-    aside_cards = popcount(hs[players]) + popcount(ht[players])
+    aside_hp, aside_oudlers, aside_cards = pile_count(hs[players], ht[players])
     taker_hp, oudlers, pab, chelem = settle(
         players, st[CONTRACT], st[TAKER_HP], st[TAKER_OUDLERS], aside_hp, aside_oudlers, aside_cards,
         st[EXCUSE_TRICK], st[EXCUSE_OWNER], st[EXCUSE_WINNER], st[PETIT_TRICK], st[PETIT_WINNER],
         st[LAST_TRICK_SIDE_ALL], st[TAKER_TRICKS], st[CHELEM])
     score_into(players, st[CONTRACT], taker_hp, oudlers, pab, chelem, st[POIGNEE], st[PAB_FLAT], st[TAKER],
                st[PARTNER], result)
+
+
+@njit(cache=True)
+def pile_count(pile_s, pile_t):
+    """(half-points, oudlers, cards) of a pile of cards given as its two words."""
+    hp = 0
+    oudlers = 0
+    x = pile_s
+    while x != ZERO:
+        hp += HALF_POINTS[lowest_bit(x)]
+        x &= x - ONE
+    x = pile_t
+    while x != ZERO:
+        b = lowest_bit(x)
+        hp += HALF_POINTS[FIRST_TRUMP_ID + b]
+        if b == 0 or b == 20 or b == 21:
+            oudlers += 1
+        x &= x - ONE
+    return hp, oudlers, popcount(pile_s) + popcount(pile_t)
 
 
 @njit(cache=True)
