@@ -16,7 +16,10 @@ seat, not every ply), with
   between them in play order (the trick in play included) play alike, so only one is searched;
 * move ordering: the table's lead first, then high leads; when following, a partner's winning trick
   is loaded with points, an opponent's is won with the cheapest winning card or given the cheapest.
-Bounds from sure tricks are not used (yet): the value is not additive in tricks or points.
+* bounds at each trick's start: the values if the defence, or the taker's side, took every card
+  left (the value grows with the taker's points and oudlers; the Excuse, petit au bout and the
+  chelem counted at their worst and best); a window outside them cuts the trick at once.  Bounds
+  from sure tricks (top cards that must win) are not used yet.
 
 The search runs on an explicit stack (Numba's on-disk cache mishandles recursive functions), and
 everything lives in one int64 workspace (``new_workspace``): the hands, the per-ply move lists and
@@ -29,9 +32,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from kernels.heuristic import EXCUSE_ID, FIRST_TRUMP_ID, HALF_POINTS, ONE, ZERO, lowest_bit
+from kernels.heuristic import (ALL_TRUMPS, EXCUSE_ID, EXCUSE_MASK, FIRST_TRUMP_ID, HALF_POINTS, ONE, ZERO, lowest_bit,
+                               popcount)
 from kernels.playout import (BEST, BEST_SEAT, CALLED, CHELEM, CONTRACT, EXCUSE_OWNER, EXCUSE_SEAT, EXCUSE_TRICK,
-                             EXCUSE_WINNER, HAND_SIZE, LEADER, LED, PARTNER, PETIT_TRICK, PETIT_WINNER, PAB_FLAT,
+                             EXCUSE_WINNER, GARDE_CONTRE, HAND_SIZE, LEADER, LED, PARTNER, PETIT_TRICK, PETIT_WINNER, PAB_FLAT,
                              PLAYERS, POIGNEE, POINTS, TAKER, TAKER_HP, TAKER_OUDLERS, TAKER_TRICKS, TOP,
                              TRICK, TRICK_CARDS, TRICK_LEN, contract_total, forbidden_first_lead, legal_from, pile_count,
                              play_card, settle)
@@ -73,6 +77,13 @@ FRAME = 33
 W_TT = W_STACK + MAX_PLIES * FRAME            # the table
 TT_ENTRY = 6                                   # remaining suit cards, packed key, stamp, lower, upper, lead
 DEFAULT_TT_BITS = 16
+
+# Ranks by their points, and the trump oudlers, to count the points of a set of cards.
+JACKS = np.uint64(sum(1 << (14 * s + 10) for s in range(4)))
+KNIGHTS = JACKS << np.uint64(1)
+QUEENS = JACKS << np.uint64(2)
+KINGS = JACKS << np.uint64(3)
+TRUMP_OUDLERS = np.uint64(1 | 1 << 20)
 
 # Cards that may merge with their neighbour: ranks 1-10 of a suit (one half-point each) and trumps 2-20.
 LOW_SUIT_BITS = np.uint64(sum(((1 << 10) - 1) << (14 * s) for s in range(4)))
@@ -221,6 +232,44 @@ def gen_moves(w, ply, seat, led, top, best, best_seat, trick, n, trick_s, trick_
 
 
 @njit(cache=True, inline="always")
+def value_bounds(w, f, rest_s, rest_t, trick):
+    """(lowest, highest) value of the position at a trick's start with two tricks or more to go: the
+    values if the defence, or the taker's side, took every card left (the Excuse counted 0 to 4.5
+    points, petit au bout and the chelem at their worst and best).  ``total`` grows with the
+    taker's points and oudlers, so these bound every outcome."""
+    players = w[W_PLAYERS]
+    n_tricks = HAND_SIZE[players]
+    rs = np.uint64(rest_s)
+    rt = np.uint64(rest_t)
+    rest_hp = popcount(rs) + 2 * popcount(rs & JACKS) + 4 * popcount(rs & KNIGHTS) + 6 * popcount(rs & QUEENS) + \
+        8 * popcount(rs & KINGS) + popcount(rt & ALL_TRUMPS) + 8 * popcount(rt & TRUMP_OUDLERS)
+    rest_oudlers = popcount(rt & TRUMP_OUDLERS)
+    contract = w[W_CONTRACT]
+    hp = w[f + F_TAKER_HP]
+    oudlers = w[f + F_OUDLERS]
+    if contract != GARDE_CONTRE:
+        hp += w[W_ASIDE_HP]
+        oudlers += w[W_ASIDE_OUDLERS]
+    excuse = 1 if rt & EXCUSE_MASK != ZERO or w[f + F_EXC_TRICK] >= 0 else 0
+    petit = 1 if rt & ONE != ZERO else 0
+    taken = w[f + F_TAKER_TRICKS]
+    announced = w[W_CHELEM]
+    if announced == 1:
+        chelem_hi = 1 if taken == trick else 3
+        chelem_lo = 3
+    elif announced == 2:
+        chelem_hi = 5 if taken + n_tricks - trick >= n_tricks - 1 else 6
+        chelem_lo = 6
+    else:
+        chelem_hi = 2 if taken == trick else 0
+        chelem_lo = 4 if taken == 0 else 0
+    hi = contract_total(contract, hp + rest_hp + 9 * excuse, oudlers + rest_oudlers + excuse, petit, chelem_hi,
+                        w[W_POIGNEE], w[W_PAB_FLAT])[0]
+    lo = contract_total(contract, hp, oudlers, -petit, chelem_lo, w[W_POIGNEE], w[W_PAB_FLAT])[0]
+    return lo, hi
+
+
+@njit(cache=True, inline="always")
 def tt_slot(w, k1, k2):
     h = np.uint64(k1) * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(k2) * np.uint64(0xC2B2AE3D27D4EB4F)
     h ^= h >> np.uint64(29)
@@ -280,6 +329,15 @@ def enter(w, f, ply, only):
             if hi < beta:
                 beta = hi
             tt_move = w[slot + 5]
+        lo, hi = value_bounds(w, f, rest_s, rest_t, trick)
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
     w[f + F_SLOT] = slot
     w[f + F_ALPHA] = alpha
     w[f + F_BETA] = beta
