@@ -6,6 +6,10 @@ with the best average score for the seat.
 the seat has seen becomes, for each card still in play, the set of places it may be in.  Worlds are
 drawn exactly uniformly among those (``kernels/worlds.py``).  Rollouts after the first in a world use
 the heuristic with a little noise (``NOISY``), so that several rollouts per world are not copies.
+
+Policy ``PIMC`` finishes each world by exact solving (``kernels/endgame.py``) once few enough tricks
+are left (``SOLVE_TRICKS``): the seat's score under perfect play by all, every hand known, replaces
+the rollout's.  ``PIMC_UNIFORM`` is the search without it (rollouts to the end), kept as a yardstick.
 """
 
 from __future__ import annotations
