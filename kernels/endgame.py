@@ -317,20 +317,12 @@ def enter(w, f, ply, only):
         slot = tt_slot(w, k1, k2)
         w[f + F_K1] = k1
         w[f + F_K2] = k2
-        if w[slot + 2] == w[W_STAMP] and w[slot] == k1 and w[slot + 1] == k2:
-            lo = w[slot + 3]
-            hi = w[slot + 4]
-            if lo >= beta or lo == hi:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
-            tt_move = w[slot + 5]
         lo, hi = value_bounds(w, f, rest_s, rest_t, trick)
-        if lo >= beta:
+        if w[slot + 2] == w[W_STAMP] and w[slot] == k1 and w[slot + 1] == k2:
+            lo = max(lo, w[slot + 3])
+            hi = min(hi, w[slot + 4])
+            tt_move = w[slot + 5]
+        if lo >= beta or lo == hi:
             return lo
         if hi <= alpha:
             return hi
@@ -535,31 +527,23 @@ def trick_words(st):
     return trick_s, trick_t
 
 
+# The root frame's fields and the state vector's entries they come from.
+ROOT_FIELDS = np.array([[F_TRICK, TRICK], [F_N, TRICK_LEN], [F_LEADER, LEADER], [F_LED, LED], [F_TOP, TOP],
+                        [F_BEST, BEST], [F_BEST_SEAT, BEST_SEAT], [F_POINTS, POINTS], [F_EXCUSE_SEAT, EXCUSE_SEAT],
+                        [F_TAKER_TRICKS, TAKER_TRICKS], [F_TAKER_HP, TAKER_HP], [F_OUDLERS, TAKER_OUDLERS],
+                        [F_EXC_TRICK, EXCUSE_TRICK], [F_EXC_OWNER, EXCUSE_OWNER], [F_EXC_WINNER, EXCUSE_WINNER],
+                        [F_PETIT_TRICK, PETIT_TRICK], [F_PETIT_WINNER, PETIT_WINNER]], dtype=np.int64)
+
+
 @njit(cache=True)
 def set_root(w, st, alpha, beta):
     """Frame 0 := the position ``st`` (the hands are loaded by ``load``), searched within (alpha, beta)."""
     f = W_STACK
-    n = st[TRICK_LEN]
     trick_s, trick_t = trick_words(st)
-    w[f + F_TRICK] = st[TRICK]
-    w[f + F_N] = n
-    w[f + F_LEADER] = st[LEADER]
-    w[f + F_LED] = st[LED]
-    w[f + F_TOP] = st[TOP]
-    w[f + F_BEST] = st[BEST]
-    w[f + F_BEST_SEAT] = st[BEST_SEAT]
-    w[f + F_POINTS] = st[POINTS]
-    w[f + F_EXCUSE_SEAT] = st[EXCUSE_SEAT]
+    for i in range(ROOT_FIELDS.shape[0]):
+        w[f + ROOT_FIELDS[i, 0]] = st[ROOT_FIELDS[i, 1]]
     w[f + F_TRICK_S] = trick_s
     w[f + F_TRICK_T] = trick_t
-    w[f + F_TAKER_TRICKS] = st[TAKER_TRICKS]
-    w[f + F_TAKER_HP] = st[TAKER_HP]
-    w[f + F_OUDLERS] = st[TAKER_OUDLERS]
-    w[f + F_EXC_TRICK] = st[EXCUSE_TRICK]
-    w[f + F_EXC_OWNER] = st[EXCUSE_OWNER]
-    w[f + F_EXC_WINNER] = st[EXCUSE_WINNER]
-    w[f + F_PETIT_TRICK] = st[PETIT_TRICK]
-    w[f + F_PETIT_WINNER] = st[PETIT_WINNER]
     w[f + F_ALPHA] = alpha
     w[f + F_BETA] = beta
 
