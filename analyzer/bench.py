@@ -5,7 +5,12 @@
   Garde by the fixed hand with the heuristic discard, scores computed;
 * ``heuristic_playouts_per_s``: the same with the heuristic card play;
 * ``pimc_deal_s``: one whole 4-player deal with every seat deciding by determinized search at the
-  default settings (mean over a few deals, one thread);
+  default settings, the last tricks of each world solved exactly (mean over a few deals, one
+  thread); ``pimc_uniform_deal_s`` the same with heuristic rollouts to the end (``pimc-uniform``);
+* ``endgame_ms_<k>_tricks``: the exact endgame solver (``kernels/endgame.py``) on 4-player endings of k
+  tricks (the deal played by the heuristic until k tricks are left, Garde by a seat in turn): the
+  median milliseconds to value every legal card of the seat to lead, one thread (a solve stopped
+  past 50 million nodes counts as slower than all others);
 * ``first_call_s``: a fresh Python process importing the kernels and making one small call of each
   (compilation, or loading the on-disk cache).
 
@@ -29,7 +34,8 @@ from analyzer.runs import PIMC_ROLLOUTS, PIMC_WORLDS
 from kernels import playout as K
 from kernels.batch import deal_and_play_batch, places_to_words, sample_batch
 from kernels.deals import deal_into, stream_state
-from kernels.pimc import play_out_search
+from kernels.endgame import MAX_MOVES, W_NODE_LIMIT, card_values, new_workspace
+from kernels.pimc import PIMC_UNIFORM, play_out_search
 
 FFT = np.zeros(K.FLAGS_SIZE, dtype=np.int64)      # the rule variants: FFT's
 BENCH_HAND = "21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C"
@@ -79,15 +85,16 @@ def playouts_rate(policy: int, n: int, repeats: int = 3) -> float:
     return _best_rate(run, n, repeats)
 
 
-def pimc_deal_seconds(deals: int = 6, worlds: int = PIMC_WORLDS, rollouts: int = PIMC_ROLLOUTS) -> float:
-    """Mean seconds for a whole 4-player deal with every seat on PIMC."""
+def pimc_deal_seconds(deals: int = 6, worlds: int = PIMC_WORLDS, rollouts: int = PIMC_ROLLOUTS,
+                      policy: int = K.PIMC) -> float:
+    """Mean seconds for a whole 4-player deal with every seat on PIMC (``policy``: or PIMC_UNIFORM)."""
     fixed, unseen, slots = _setup()
     places = np.empty(C.N_CARDS, dtype=np.int8)
     hs = np.empty(PLAYERS + 1, dtype=np.uint64)
     ht = np.empty(PLAYERS + 1, dtype=np.uint64)
     st = np.empty(K.STATE_SIZE, dtype=np.int64)
     result = np.empty(K.RESULT_SIZE, dtype=np.int64)
-    policies = np.full(PLAYERS, K.PIMC, dtype=np.int64)
+    policies = np.full(PLAYERS, policy, dtype=np.int64)
     total = 0.0
     for i in range(deals + 1):
         state, _ = deal_into(fixed, unseen, slots, PLAYERS, True, np.uint64(stream_state(np.uint64(2), i)), places)
@@ -98,6 +105,43 @@ def pimc_deal_seconds(deals: int = 6, worlds: int = PIMC_WORLDS, rollouts: int =
         if i:                                    # the first deal warms up
             total += time.perf_counter() - t
     return total / deals
+
+
+ENDGAME_TRICKS = {5: 30, 6: 30, 7: 12, 8: 8}      # ending sizes measured, and positions of each
+ENDGAME_NODE_LIMIT = 50_000_000
+
+
+def endgame_position(index: int, tricks: int):
+    """A 4-player deal played by the heuristic until ``tricks`` tricks are left: (hs, ht, st)."""
+    fixed = np.full(C.N_CARDS, -1, dtype=np.int8)
+    unseen = np.arange(C.N_CARDS, dtype=np.int64)
+    slots = np.array([min(k // 18, PLAYERS) for k in range(C.N_CARDS)], dtype=np.int64)
+    places = np.empty(C.N_CARDS, dtype=np.int8)
+    hs = np.empty(PLAYERS + 1, dtype=np.uint64)
+    ht = np.empty(PLAYERS + 1, dtype=np.uint64)
+    st = np.empty(K.STATE_SIZE, dtype=np.int64)
+    state, _ = deal_into(fixed, unseen, slots, PLAYERS, True, np.uint64(stream_state(np.uint64(3), index)), places)
+    places_to_words(places, PLAYERS, hs, ht)
+    K.deal_to_play(hs, ht, st, PLAYERS, index % PLAYERS, K.GARDE, FFT, True)
+    K.advance(hs, ht, st, np.full(PLAYERS, K.HEURISTIC, dtype=np.int64), np.uint64(state), np.empty(0, dtype=np.int64),
+              (18 - tricks) * PLAYERS, np.empty(K.RESULT_SIZE, dtype=np.int64), np.empty(0, dtype=np.int16))
+    return hs, ht, st
+
+
+def endgame_ms(tricks: int, positions: int) -> float:
+    """Median milliseconds to value every legal card of 4-player endings of ``tricks`` tricks."""
+    w = new_workspace(20)
+    w[W_NODE_LIMIT] = ENDGAME_NODE_LIMIT
+    cards = np.empty(MAX_MOVES, dtype=np.int64)
+    values = np.empty(MAX_MOVES, dtype=np.int64)
+    card_values(*endgame_position(0, 2), w, True, cards, values)          # warm-up
+    times = []
+    for i in range(positions):
+        hs, ht, st = endgame_position(i, tricks)
+        t = time.perf_counter()
+        done = card_values(hs, ht, st, w, True, cards, values) >= 0
+        times.append(time.perf_counter() - t if done else float("inf"))
+    return float(np.median(times)) * 1000
 
 
 FIRST_CALL_SNIPPET = """
@@ -124,6 +168,10 @@ def run_bench(jobs: int | None = None, quick: bool = False) -> dict:
     sizes = {"deals": int(2_000_000 * scale), "random": int(400_000 * scale), "heuristic": int(150_000 * scale)}
     figures: dict = {"first_call_s": round(first_call_seconds(), 3)}
     figures["pimc_deal_s"] = round(pimc_deal_seconds(2 if quick else 6), 4)
+    figures["pimc_uniform_deal_s"] = round(pimc_deal_seconds(2 if quick else 6, policy=PIMC_UNIFORM), 4)
+    for tricks, positions in ENDGAME_TRICKS.items():
+        if not quick or tricks <= 6:
+            figures[f"endgame_ms_{tricks}_tricks"] = round(endgame_ms(tricks, 3 if quick else positions), 3)
     previous = numba.get_num_threads()
     try:
         for label, count in (("1_thread", 1), ("", threads)):

@@ -63,7 +63,7 @@ def run_match(policy_a: str, policy_b: str, deals: int, players: int = 4, seed: 
         raise SizeLimitError(f"--deals {deals}: expected 1 to {MAX_DEALS:,} deals")
     if bidding not in METHOD_IDS:
         raise ValueError(f"unknown bidding method {bidding!r} (expected one of: {', '.join(METHOD_IDS)})")
-    chunk = PIMC_CHUNK if "pimc" in (policy_a, policy_b) else CHUNK
+    chunk = PIMC_CHUNK if any(p.startswith("pimc") for p in (policy_a, policy_b)) else CHUNK
     diffs = []
     skipped = 0
     with threads(jobs):

@@ -17,6 +17,7 @@ import numpy as np
 
 from analyzer.errors import TarotError
 from analyzer.stats import Moments
+from kernels.pimc import PIMC_UNIFORM
 from kernels.playout import HEURISTIC, PIMC, RANDOM
 
 PLAY_SEED_SALT = 0x5DEECE66D   # deals given to a playout kernel are played from streams other than their dealing's
@@ -29,7 +30,8 @@ PIMC_WORLDS = 64
 PIMC_ROLLOUTS = 1
 MAX_WORLDS = 4096        # per decision (a 4-player PIMC deal at 4,096 worlds takes minutes)
 MAX_ROLLOUTS = 64
-POLICY_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "pimc": PIMC}   # card-play policies by name
+# Card-play policies by name (pimc-uniform: the search without the endgame solver, kept as a yardstick).
+POLICY_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "pimc": PIMC, "pimc-uniform": PIMC_UNIFORM}
 MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; memory stays flat)
 
 
@@ -92,7 +94,7 @@ def run_in_chunks(simulate: Callable[[int, int], np.ndarray], features: int, set
     running moments: ``settings.deals`` deals, or (``deals`` None) until ``widest(moments) <=
     settings.precision`` or ``settings.max_deals``; stopping at ``max_deals`` first warns
     ``PrecisionNotReached``."""
-    chunk = PIMC_CHUNK if settings.policy == "pimc" else CHUNK
+    chunk = PIMC_CHUNK if settings.policy.startswith("pimc") else CHUNK
     deals = settings.deals
     target = deals if deals is not None else settings.max_deals
     moments = Moments(features)

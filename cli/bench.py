@@ -13,6 +13,11 @@ LABELS = {
     "random_playouts_per_s": "random playouts / s (4 players, deal included, scored)",
     "heuristic_playouts_per_s": "heuristic playouts / s (4 players, deal included, scored)",
     "pimc_deal_s": "one 4-player deal, every seat on PIMC (s)",
+    "pimc_uniform_deal_s": "the same, PIMC without the endgame solver (s)",
+    "endgame_ms_5_tricks": "exact endgame, 4 players, 5 tricks left, median (ms)",
+    "endgame_ms_6_tricks": "exact endgame, 4 players, 6 tricks left, median (ms)",
+    "endgame_ms_7_tricks": "exact endgame, 4 players, 7 tricks left, median (ms)",
+    "endgame_ms_8_tricks": "exact endgame, 4 players, 8 tricks left, median (ms)",
     "first_call_s": "first call in a fresh process (s)",
     "threads": "threads",
 }

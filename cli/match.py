@@ -32,7 +32,9 @@ POLICY = click.Choice(list(POLICY_IDS))
 def match(policy_a, policy_b, deals, players, seed, bidding, worlds, rollouts, jobs, variants, quiet, fmt) -> None:
     """Duplicate match: each deal played with A on the taker's side and B in defence, then swapped.
 
-    Reports A's mean gain per deal over B with its standard error and 95% interval.  Deals that
+    Reports A's mean gain per deal over B with its standard error and 95% interval.  Policies: random,
+    heuristic, pimc (determinized search, the last tricks of each world solved exactly) and
+    pimc-uniform (the same search finishing every world with heuristic rollouts).  Deals that
     everybody passes are skipped (under all-pass=goulash too: a Goulash has no sides to swap)."""
     rules = rules_from(players, variants)
     with Progress("playing", quiet) as bar:

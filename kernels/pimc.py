@@ -6,6 +6,10 @@ with the best average score for the seat.
 the seat has seen becomes, for each card still in play, the set of places it may be in.  Worlds are
 drawn exactly uniformly among those (``kernels/worlds.py``).  Rollouts after the first in a world use
 the heuristic with a little noise (``NOISY``), so that several rollouts per world are not copies.
+
+Policy ``PIMC`` finishes each world by exact solving (``kernels/endgame.py``) once few enough tricks
+are left (``SOLVE_TRICKS``): the seat's score under perfect play by all, every hand known, replaces
+the rollout's.  ``PIMC_UNIFORM`` is the search without it (rollouts to the end), kept as a yardstick.
 """
 
 from __future__ import annotations
@@ -13,11 +17,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kernels.endgame import MAX_MOVES, W_NODE_LIMIT, card_values, new_workspace, seat_share
 from kernels.heuristic import ALL_TRUMPS, EXCUSE_MASK, FIRST_TRUMP_ID, ONE, ZERO, lowest_bit, popcount
 from kernels.playout import (CALLED, CHIEN_S, CHIEN_T, CONTRACT, EXCL_S, EXCL_T, GARDE, HAND_SIZE, HEURISTIC,
                              LEADER, NOISY, PARTNER, PIMC, PARTNER_KNOWN, PLAYERS, POIGNEE_T, RESULT_SIZE, SHOWN_T,
                              STATE_SIZE, TAKER, TRICK, TRICK_LEN, advance, legal_words, play_out)
 from kernels.worlds import prepare, sample_world
+
+PIMC_UNIFORM = 4       # PIMC with every world rolled out by the heuristic to the end (no solver)
+# ``PIMC`` solves each world exactly from this many tricks before the end (by player count), each
+# solve stopped past SOLVE_NODE_LIMIT nodes (that world is then rolled out).
+SOLVE_TRICKS = np.array([0, 0, 0, 5, 4, 3], dtype=np.int64)
+SOLVE_NODE_LIMIT = 20000
+SOLVE_TABLE_BITS = 12
 
 KING_BITS = np.uint64(sum(1 << (s * 14 + 13) for s in range(4)))
 OUDLER_T = np.uint64(1 | 1 << 20 | 1 << 21)
@@ -96,7 +108,18 @@ def seat_knowledge(hs, ht, st, seat, allowed, room):
 
 @njit(cache=True)
 def pimc_card(hs, ht, st, worlds, rollouts, state):
-    """The card PIMC plays for the seat to play; returns (card, RNG state)."""
+    """The card PIMC plays for the seat to play, every world finished by heuristic rollouts; returns
+    (card, RNG state)."""
+    return pimc_card_solving(hs, ht, st, worlds, rollouts, state, 0, new_workspace(1))
+
+
+@njit(cache=True)
+def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w):
+    """The card PIMC plays for the seat to play; returns (card, RNG state).  From ``solve_tricks``
+    tricks before the end (the trick in play counted; 0: never) each world is solved exactly
+    (``kernels/endgame.py``, workspace ``w`` with its node limit) instead of rolled out, the seat's
+    score under perfect play by all replacing the heuristic's; a world the solver gives up on is
+    rolled out."""
     players = st[PLAYERS]
     seat = (st[LEADER] + st[TRICK_LEN]) % players
     legal_s, legal_t = legal_words(hs[seat], ht[seat], st)
@@ -131,6 +154,9 @@ def pimc_card(hs, ht, st, worlds, rollouts, state):
     first = np.full(players, HEURISTIC, dtype=np.int64)
     noisy = np.full(players, NOISY, dtype=np.int64)
     totals = np.zeros(n_legal, dtype=np.float64)
+    solving = solve_tricks > 0 and HAND_SIZE[players] - st[TRICK] <= solve_tricks
+    solved_cards = np.empty(MAX_MOVES, dtype=np.int64)
+    solved_values = np.empty(MAX_MOVES, dtype=np.int64)
     for _ in range(worlds):
         state = sample_world(allowed, fixed, constrained, last, strides, left, table, start, state, place)
         for p in range(players + 1):
@@ -150,6 +176,18 @@ def pimc_card(hs, ht, st, worlds, rollouts, state):
             partner = place[st[CALLED]]
             if partner == players or partner == st[TAKER]:
                 partner = -1
+        if solving:
+            for i in range(STATE_SIZE):
+                play_st[i] = st[i]
+            play_st[PARTNER] = partner
+            m = card_values(world_s, world_t, play_st, w, True, solved_cards, solved_values)
+            if m == n_legal:
+                share = seat_share(players, st[TAKER], partner, seat)
+                for i in range(m):
+                    for j in range(n_legal):
+                        if candidates[j] == solved_cards[i]:
+                            totals[j] += share * solved_values[i]
+                continue
         for j in range(n_legal):
             for r in range(rollouts):
                 for p in range(players + 1):
@@ -171,18 +209,22 @@ def pimc_card(hs, ht, st, worlds, rollouts, state):
 
 @njit(cache=True)
 def play_out_search(hs, ht, st, policies, worlds, rollouts, state, result, trace):
-    """Play to the end like ``kernels.playout.play_out``, with seats whose policy is ``PIMC`` deciding
-    by determinized search; returns the RNG state."""
+    """Play to the end like ``kernels.playout.play_out``, with seats whose policy is ``PIMC`` or
+    ``PIMC_UNIFORM`` deciding by determinized search (``PIMC``: solving the ending, see
+    ``SOLVE_TRICKS``); returns the RNG state."""
     players = st[PLAYERS]
     n_tricks = HAND_SIZE[players]
+    w = new_workspace(SOLVE_TABLE_BITS)
+    w[W_NODE_LIMIT] = SOLVE_NODE_LIMIT
     forced = np.empty(1, dtype=np.int64)
     none = np.empty(0, dtype=np.int64)
     k = 0
     while st[TRICK] < n_tricks:
         seat = (st[LEADER] + st[TRICK_LEN]) % players
         step = trace[k:k + 1] if k < trace.shape[0] else trace[0:0]
-        if policies[seat] == PIMC:
-            forced[0], state = pimc_card(hs, ht, st, worlds, rollouts, state)
+        if policies[seat] == PIMC or policies[seat] == PIMC_UNIFORM:
+            solve_tricks = SOLVE_TRICKS[players] if policies[seat] == PIMC else 0
+            forced[0], state = pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w)
             state, _ = advance(hs, ht, st, policies, state, forced, 1, result, step)
         else:
             state, _ = advance(hs, ht, st, policies, state, none, 1, result, step)
@@ -195,6 +237,6 @@ def play_to_end(hs, ht, st, policies, worlds, state, result, trace):
     """``play_out``, or ``play_out_search`` (one rollout per world) when some seat's policy is PIMC:
     the search's card-by-card loop only where it is needed.  Returns the RNG state."""
     for s in range(st[PLAYERS]):
-        if policies[s] == PIMC:
+        if policies[s] == PIMC or policies[s] == PIMC_UNIFORM:
             return play_out_search(hs, ht, st, policies, worlds, 1, state, result, trace)
     return play_out(hs, ht, st, policies, state, result, trace)

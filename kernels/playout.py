@@ -220,58 +220,73 @@ def finish_goulash(st, result):
 def finish_contract(hs, ht, st, result):
     """The count and score of a deal with a taker."""
     players = st[PLAYERS]
-    n_tricks = HAND_SIZE[players]
-    contract = st[CONTRACT]
-    taker_hp = st[TAKER_HP]
-    oudlers = st[TAKER_OUDLERS]
-    aside_hp = 0
-    aside_oudlers = 0
-    x = hs[players]
+    aside_hp, aside_oudlers, aside_cards = pile_count(hs[players], ht[players])
+    taker_hp, oudlers, pab, chelem = settle(
+        players, st[CONTRACT], st[TAKER_HP], st[TAKER_OUDLERS], aside_hp, aside_oudlers, aside_cards,
+        st[EXCUSE_TRICK], st[EXCUSE_OWNER], st[EXCUSE_WINNER], st[PETIT_TRICK], st[PETIT_WINNER],
+        st[LAST_TRICK_SIDE_ALL], st[TAKER_TRICKS], st[CHELEM])
+    score_into(players, st[CONTRACT], taker_hp, oudlers, pab, chelem, st[POIGNEE], st[PAB_FLAT], st[TAKER],
+               st[PARTNER], result)
+
+
+@njit(cache=True)
+def pile_count(pile_s, pile_t):
+    """(half-points, oudlers, cards) of a pile of cards given as its two words."""
+    hp = 0
+    oudlers = 0
+    x = pile_s
     while x != ZERO:
-        aside_hp += HALF_POINTS[lowest_bit(x)]
+        hp += HALF_POINTS[lowest_bit(x)]
         x &= x - ONE
-    x = ht[players]
+    x = pile_t
     while x != ZERO:
         b = lowest_bit(x)
-        aside_hp += HALF_POINTS[FIRST_TRUMP_ID + b]
+        hp += HALF_POINTS[FIRST_TRUMP_ID + b]
         if b == 0 or b == 20 or b == 21:
-            aside_oudlers += 1
+            oudlers += 1
         x &= x - ONE
-    aside_cards = popcount(hs[players]) + popcount(ht[players])
+    return hp, oudlers, popcount(pile_s) + popcount(pile_t)
+
+
+@njit(cache=True)
+def settle(players, contract, taker_hp, oudlers, aside_hp, aside_oudlers, aside_cards, excuse_trick, excuse_owner,
+           excuse_winner, petit_trick, petit_winner, side_all, taker_tricks, chelem_announced):
+    """The count of a played deal from its running totals: the cards aside, the Excuse's exchange,
+    petit au bout and the chelem.  Returns (taker's half-points, oudlers, pab, chelem code); shared by
+    ``finish`` and the endgame solver (``kernels/endgame.py``)."""
+    n_tricks = HAND_SIZE[players]
     aside_to_taker = contract != GARDE_CONTRE
     if aside_to_taker:
         taker_hp += aside_hp
         oudlers += aside_oudlers
     # The Excuse (if it was played: in Garde sans/contre it may lie in the chien, counted above).
-    if st[EXCUSE_TRICK] >= 0:
-        owner = st[EXCUSE_OWNER]
-        winners = st[EXCUSE_WINNER]
-        if st[EXCUSE_TRICK] == n_tricks - 1 or owner == winners:
-            keeper = winners
+    if excuse_trick >= 0:
+        if excuse_trick == n_tricks - 1 or excuse_owner == excuse_winner:
+            keeper = excuse_winner
         else:
-            owner_tricks = st[TAKER_TRICKS] if owner == 1 else n_tricks - st[TAKER_TRICKS]
-            owner_has_cards = owner_tricks > 0 or (aside_cards > 0 and aside_to_taker == (owner == 1))
+            owner_tricks = taker_tricks if excuse_owner == 1 else n_tricks - taker_tricks
+            owner_has_cards = owner_tricks > 0 or (aside_cards > 0 and aside_to_taker == (excuse_owner == 1))
             if owner_has_cards:
-                keeper = owner
-                taker_hp += -1 if owner == 1 else 1          # the half-point card given in exchange
+                keeper = excuse_owner
+                taker_hp += -1 if excuse_owner == 1 else 1          # the half-point card given in exchange
             else:
-                keeper = winners
+                keeper = excuse_winner
         if keeper == 1:
             taker_hp += HALF_POINTS[EXCUSE_ID]
             oudlers += 1
     # Petit au bout.
     pab = 0
     last = n_tricks - 1
-    if st[PETIT_TRICK] == last:
-        pab = 1 if st[PETIT_WINNER] == 1 else -1
-    elif st[PETIT_TRICK] == last - 1 and st[EXCUSE_TRICK] == last and st[EXCUSE_OWNER] == st[EXCUSE_WINNER] \
-            and st[LAST_TRICK_SIDE_ALL] == (1 if st[EXCUSE_OWNER] == 1 else -1):
-        pab = 1 if st[PETIT_WINNER] == 1 else -1
+    if petit_trick == last:
+        pab = 1 if petit_winner == 1 else -1
+    elif petit_trick == last - 1 and excuse_trick == last and excuse_owner == excuse_winner \
+            and side_all == (1 if excuse_owner == 1 else -1):
+        pab = 1 if petit_winner == 1 else -1
     # Chelem.
-    won = st[TAKER_TRICKS]
-    if st[CHELEM] == 1:
+    won = taker_tricks
+    if chelem_announced == 1:
         chelem = 1 if won == n_tricks else 3
-    elif st[CHELEM] == 2:
+    elif chelem_announced == 2:
         chelem = 5 if won >= n_tricks - 1 else 6
     elif won == n_tricks:
         chelem = 2
@@ -279,13 +294,35 @@ def finish_contract(hs, ht, st, result):
         chelem = 4
     else:
         chelem = 0
-    score_into(players, contract, taker_hp, oudlers, pab, chelem, st[POIGNEE], st[PAB_FLAT], st[TAKER],
-               st[PARTNER], result)
+    return taker_hp, oudlers, pab, chelem
 
 
 @njit(cache=True)
 def score_into(players, contract, taker_hp, oudlers, pab, chelem, poignee, pab_flat, taker, partner, result):
     """The FFT score of a counted deal (docs/rules.md, "Scoring"), per seat and in its parts."""
+    total, made = contract_total(contract, taker_hp, oudlers, pab, chelem, poignee, pab_flat)
+    for s in range(players):
+        result[s] = -total
+    if players == 4:
+        result[taker] = 3 * total
+    elif players == 3:
+        result[taker] = 2 * total
+    elif partner >= 0:
+        result[taker] = 2 * total
+        result[partner] = total
+    else:
+        result[taker] = 4 * total
+    result[R_TAKER_HP] = taker_hp
+    result[R_OUDLERS] = oudlers
+    result[R_PAB] = pab
+    result[R_CHELEM] = chelem
+    result[R_MADE] = 1 if made else 0
+    result[R_TOTAL] = total
+
+
+@njit(cache=True)
+def contract_total(contract, taker_hp, oudlers, pab, chelem, poignee, pab_flat):
+    """(total per defender seen from the taker's side, made) of a counted deal."""
     target = TARGET_HP[oudlers]
     if taker_hp % 2 == 0:
         points = taker_hp // 2
@@ -310,23 +347,7 @@ def score_into(players, contract, taker_hp, oudlers, pab, chelem, poignee, pab_f
         total += 300
     elif chelem == 6:
         total -= 150
-    for s in range(players):
-        result[s] = -total
-    if players == 4:
-        result[taker] = 3 * total
-    elif players == 3:
-        result[taker] = 2 * total
-    elif partner >= 0:
-        result[taker] = 2 * total
-        result[partner] = total
-    else:
-        result[taker] = 4 * total
-    result[R_TAKER_HP] = taker_hp
-    result[R_OUDLERS] = oudlers
-    result[R_PAB] = pab
-    result[R_CHELEM] = chelem
-    result[R_MADE] = 1 if made else 0
-    result[R_TOTAL] = total
+    return total, made
 
 
 @njit(cache=True, inline="always")
