@@ -18,6 +18,7 @@ from cli.match import match
 from cli.play import play
 from cli.record import record
 from cli.score import score
+from cli.solve import solve
 from cli.summarize import summarize
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
@@ -84,6 +85,7 @@ main.add_command(odds)
 main.add_command(poignee)
 main.add_command(match)
 main.add_command(score)
+main.add_command(solve)
 main.add_command(play)
 main.add_command(record)
 main.add_command(summarize)
