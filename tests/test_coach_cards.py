@@ -78,3 +78,19 @@ def test_same_seed_same_judgement_whatever_the_threads(jobs):
     one = judge_card(game, C.trump(1), Settings(deals=120, seed=9, jobs=1))
     other = judge_card(game, C.trump(1), Settings(deals=120, seed=9, jobs=jobs))
     assert one == other
+
+
+def test_hindsight_in_the_last_tricks_is_the_solver_s_best_card():
+    from pathlib import Path
+
+    from analyzer.records import load_records
+    from analyzer.solve import solve
+    record = load_records(Path(__file__).resolve().parent.parent / "data" / "records" / "four-players-midplay.txt")[0]
+    game = record.game
+    solution = solve(game)
+    defence = game.side(game.to_act) != game.side(game.taker)
+    best_value = (min if defence else max)(v for _, v in solution.values)
+    for card, _ in solution.values:
+        decision = judge_card(game, card, Settings(deals=20, seed=1))
+        if decision.judged:
+            assert solution.value_of(C.TOKENS.index(decision.hindsight_best)) == best_value

@@ -13,10 +13,12 @@ from analyzer.errors import TarotError
 from analyzer.game import Game, Phase
 from analyzer.runs import POLICY_IDS, Settings, threads
 from analyzer.simulate import state_from_game
+from analyzer.solve import solve
 from analyzer.stats import Mean, Proportion
 from kernels.evaluate import layout_values, world_values
 
 WORLDS = 400            # worlds per card decision by default
+EXACT_TRICKS = 6        # hindsight is solved exactly from this many tricks before the end (a few ms)
 
 
 def cards_out(game: Game, seat: int) -> int:
@@ -59,6 +61,8 @@ def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True
     options = [Option(C.TOKENS[c], Mean.of(scores[:, j]), Proportion(int(made[:, j].sum()), worlds),
                       Mean.of(scores[:, j] - scores[:, best])) for j, c in enumerate(candidates)]
     options.sort(key=lambda o: -o.score.mean)
+    if hindsight and game.rules.tricks - len(game.tricks) <= EXACT_TRICKS:
+        truth_scores = _exact_values(game, candidates)
     best_known = C.TOKENS[candidates[_best(truth_scores, candidates.index(card))]] if hindsight else None
     return Decision(seat, "card", trick, C.TOKENS[card], options, best_known)
 
@@ -66,3 +70,12 @@ def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True
 def _best(values: np.ndarray, played: int) -> int:
     """The index of the highest value, the choice made when it ties for the highest."""
     return played if values[played] >= values.max() else int(np.argmax(values))
+
+
+def _exact_values(game: Game, candidates: list[int]) -> np.ndarray:
+    """Each candidate's value for the seat to play under perfect play on the real layout (the endgame
+    solver), oriented so that higher is better for that seat."""
+    solution = solve(game)
+    values = dict(solution.values)                 # the taker's score
+    sign = 1 if game.side(game.to_act) == game.side(game.taker) else -1
+    return np.array([sign * values[c] for c in candidates])
