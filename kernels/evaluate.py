@@ -15,10 +15,8 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.deals import stream_state
-from kernels.heuristic import FIRST_TRUMP_ID, ONE, ZERO
-from kernels.pimc import play_to_end, seat_knowledge
-from kernels.playout import (CALLED, LEADER, PARTNER, PARTNER_KNOWN, PLAYERS, R_MADE, RESULT_SIZE, STATE_SIZE,
-                             TAKER, TRICK_LEN, advance)
+from kernels.pimc import play_to_end, seat_knowledge, world_into
+from kernels.playout import LEADER, PARTNER, PLAYERS, R_MADE, RESULT_SIZE, STATE_SIZE, TRICK_LEN, advance
 from kernels.worlds import prepare, sample_world
 
 
@@ -53,23 +51,7 @@ def world_values(hs, ht, st, candidates, policies, search_worlds, seed, scores, 
         result = np.empty(RESULT_SIZE, dtype=np.int64)
         state = sample_world(allowed, fixed, constrained, last, strides, left, table, start,
                              stream_state(seed, w), place)
-        for p in range(players + 1):
-            world_s[p] = ZERO
-            world_t[p] = ZERO
-        for card in range(78):
-            p = place[card]
-            if p < 0:
-                continue
-            if card < FIRST_TRUMP_ID:
-                world_s[p] |= ONE << np.uint64(card)
-            else:
-                world_t[p] |= ONE << np.uint64(card - FIRST_TRUMP_ID)
-        # At 5 players the partner is whoever holds the called card in this world, unless it is known.
-        partner = st[PARTNER]
-        if st[CALLED] >= 0 and st[PARTNER_KNOWN] == 0 and seat != partner:
-            partner = place[st[CALLED]]
-            if partner == players or partner == st[TAKER]:
-                partner = -1
+        partner = world_into(place, st, seat, world_s, world_t)
         for j in range(candidates.shape[0]):
             for p in range(players + 1):
                 play_s[p] = world_s[p]

@@ -106,6 +106,31 @@ def seat_knowledge(hs, ht, st, seat, allowed, room):
                 allowed[card] = a
 
 
+@njit(cache=True, inline="always")
+def world_into(place, st, seat, world_s, world_t):
+    """Write the world ``place`` (each card's place, -1 out of play) as hand words into ``world_s``/
+    ``world_t``; returns the taker's partner in it as ``seat`` sees it: at 5 players whoever holds the
+    called card, unless the partner is already known (-1: the taker plays alone)."""
+    players = st[PLAYERS]
+    for p in range(players + 1):
+        world_s[p] = ZERO
+        world_t[p] = ZERO
+    for card in range(78):
+        p = place[card]
+        if p < 0:
+            continue
+        if card < FIRST_TRUMP_ID:
+            world_s[p] |= ONE << np.uint64(card)
+        else:
+            world_t[p] |= ONE << np.uint64(card - FIRST_TRUMP_ID)
+    partner = st[PARTNER]
+    if st[CALLED] >= 0 and st[PARTNER_KNOWN] == 0 and seat != partner:
+        partner = place[st[CALLED]]
+        if partner == players or partner == st[TAKER]:
+            partner = -1
+    return partner
+
+
 @njit(cache=True)
 def pimc_card(hs, ht, st, worlds, rollouts, state):
     """The card PIMC plays for the seat to play, every world finished by heuristic rollouts; returns
@@ -159,23 +184,7 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w):
     solved_values = np.empty(MAX_MOVES, dtype=np.int64)
     for _ in range(worlds):
         state = sample_world(allowed, fixed, constrained, last, strides, left, table, start, state, place)
-        for p in range(players + 1):
-            world_s[p] = ZERO
-            world_t[p] = ZERO
-        for card in range(78):
-            p = place[card]
-            if p < 0:
-                continue
-            if card < FIRST_TRUMP_ID:
-                world_s[p] |= ONE << np.uint64(card)
-            else:
-                world_t[p] |= ONE << np.uint64(card - FIRST_TRUMP_ID)
-        # At 5 players the partner is whoever holds the called card in this world, unless it is known.
-        partner = st[PARTNER]
-        if st[CALLED] >= 0 and st[PARTNER_KNOWN] == 0 and seat != partner:
-            partner = place[st[CALLED]]
-            if partner == players or partner == st[TAKER]:
-                partner = -1
+        partner = world_into(place, st, seat, world_s, world_t)
         if solving:
             for i in range(STATE_SIZE):
                 play_st[i] = st[i]
