@@ -11,10 +11,11 @@ import click
 from analyzer.coach.cards import WORLDS
 from analyzer.coach.deal import analyze_record
 from analyzer.coach.html import report_page
-from analyzer.records import RecordError, load_records
+from analyzer.records import RecordError
 from analyzer.runs import Settings
 from cli.options import format_option, json_text, jobs_option, policy_option, quiet_option, seed_option, worlds_option
 from cli.progress import Progress
+from cli.record import load_checked
 
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??", None: ""}
 CSV_FIELDS = ["deal", "seat", "phase", "trick", "played", "best", "loss", "loss_se", "verdict", "hindsight_best"]
@@ -53,12 +54,7 @@ def analyze(file, seats, policy, worlds, deals, seed, jobs, quiet, fmt, out) -> 
     a summary per seat (docs/coaching.md)."""
     if fmt == "html" and not out:
         raise click.UsageError("--format html writes a page: give its path with --out")
-    try:
-        records = load_records(file)
-        for rec in records:
-            rec.check()
-    except RecordError as exc:
-        raise click.ClickException(str(exc)) from None
+    records = load_checked(file)
     if not records:
         raise click.ClickException(f"{file} holds no deal record")
     settings = Settings(policy=policy, worlds=worlds, deals=deals, seed=seed, jobs=jobs)

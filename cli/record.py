@@ -56,7 +56,7 @@ def _flush(rows: list[dict], fmt: str) -> None:
 def convert(file, target) -> None:
     """Convert the records of FILE to JSON or to text, without loss (each record is checked first;
     nothing is written if one is invalid)."""
-    records = _load_checked(file)
+    records = load_checked(file)
     if target == "json":
         data = records_to_json(records)
         echo_json(data[0] if len(data) == 1 else data)
@@ -64,7 +64,8 @@ def convert(file, target) -> None:
         click.echo(records_to_text(records), nl=False)
 
 
-def _load_checked(path: str):
+def load_checked(path: str):
+    """The records of ``path``, each replayed and checked; a bad one is a one-line error."""
     try:
         records = load_records(path)
         for rec in records:

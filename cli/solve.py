@@ -6,9 +6,9 @@ import click
 
 from analyzer import cards as C
 from analyzer.errors import TarotError
-from analyzer.records import RecordError, load_records
 from analyzer.solve import solve as solve_game
 from cli.options import echo_json, format_option
+from cli.record import load_checked
 
 MAX_TRICKS_LEFT = 10     # each trick more multiplies the work by 5 to 10: 8 tricks take about 0.1 s
 
@@ -23,13 +23,10 @@ def solve(file, number, fmt) -> None:
     whose play stops before the end, under perfect play by both sides (all hands seen): the value is
     the taker's score at the end of the deal (3 × each defender's at 4 players), with the best card and
     the principal line."""
-    try:
-        records = load_records(file)
-        if number > len(records):
-            raise click.BadParameter(f"{file} holds {len(records)} record(s), not {number}", param_hint="--record")
-        game = records[number - 1].check().game
-    except RecordError as exc:
-        raise click.ClickException(str(exc)) from None
+    records = load_checked(file)
+    if number > len(records):
+        raise click.BadParameter(f"{file} holds {len(records)} record(s), not {number}", param_hint="--record")
+    game = records[number - 1].game
     left = game.rules.tricks - len(game.tricks)
     if game.taker is None or game.phase.value != "play":
         raise click.ClickException("the record does not stop during the play of a deal with a taker")

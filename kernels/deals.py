@@ -81,3 +81,15 @@ def deal_into(fixed, unseen, slots, players, exclude_petit_sec, state, out):
         if not exclude_petit_sec or not has_petit_sec(out, players):
             return state, tries
     return state, -1
+
+
+@njit(cache=True)
+def whole_deal(players, hand):
+    """(fixed, unseen, slots) for ``deal_into`` to deal all 78 cards: nothing fixed, hands of ``hand``
+    cards filled in seat order and the rest to the chien (entry P)."""
+    fixed = np.full(78, -1, dtype=np.int8)
+    unseen = np.arange(78).astype(np.int64)
+    slots = np.empty(78, dtype=np.int64)
+    for k in range(78):
+        slots[k] = min(k // hand, players)
+    return fixed, unseen, slots

@@ -14,7 +14,7 @@ from numba import njit, prange
 
 from kernels.batch import places_to_words
 from kernels.bidding import run_auction
-from kernels.deals import deal_into, stream_state
+from kernels.deals import deal_into, stream_state, whole_deal
 from kernels.pimc import play_out_search
 from kernels.playout import HAND_SIZE, PARTNER, RESULT_SIZE, STATE_SIZE, deal_to_play, exclude_petit_sec
 
@@ -30,12 +30,7 @@ MATCH_SIZE = 4
 def match_batch(players, method, policy_a, policy_b, worlds, rollouts, flags, seed, offset, out):
     """Deals ``offset … offset+n-1`` in duplicate into ``out`` (``flags``: the rule variants)."""
     n = out.shape[0]
-    hand = HAND_SIZE[players]
-    fixed = np.full(78, -1, dtype=np.int8)
-    unseen = np.arange(78).astype(np.int64)
-    slots = np.empty(78, dtype=np.int64)
-    for k in range(78):
-        slots[k] = min(k // hand, players)
+    fixed, unseen, slots = whole_deal(players, HAND_SIZE[players])
     for i in prange(n):
         places = np.empty(78, dtype=np.int8)
         hs = np.empty(players + 1, dtype=np.uint64)

@@ -16,7 +16,7 @@ from numba import njit, prange
 
 from kernels.batch import places_to_words
 from kernels.bidding import run_auction
-from kernels.deals import deal_into, stream_state
+from kernels.deals import deal_into, stream_state, whole_deal
 from kernels.pimc import play_to_end
 from kernels.playout import (CALLED, CHELEM, F_GOULASH, GARDE, HAND_SIZE, POIGNEE_T, RESULT_SIZE, STATE_SIZE,
                              deal_to_play, exclude_petit_sec)
@@ -36,12 +36,7 @@ def record_batch(players, method, policy, worlds, flags, seed, offset, places, b
     """Deals ``offset … offset+n-1``: ``places`` (n × 78 card places), ``bids`` (n × P, 0 pass … 4),
     ``start`` (n × START_SIZE, above) and ``trace`` (n × cards, -1 where not played); ``flags``: the
     rule variants (``kernels.playout.F_*``)."""
-    hand = HAND_SIZE[players]
-    fixed = np.full(78, -1, dtype=np.int8)
-    unseen = np.arange(78).astype(np.int64)
-    slots = np.empty(78, dtype=np.int64)
-    for k in range(78):
-        slots[k] = min(k // hand, players)
+    fixed, unseen, slots = whole_deal(players, HAND_SIZE[players])
     for i in prange(places.shape[0]):
         hs = np.empty(players + 1, dtype=np.uint64)
         ht = np.empty(players + 1, dtype=np.uint64)
