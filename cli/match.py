@@ -33,8 +33,11 @@ def match(policy_a, policy_b, deals, players, seed, bidding, worlds, rollouts, j
     """Duplicate match: each deal played with A on the taker's side and B in defence, then swapped.
 
     Reports A's mean gain per deal over B with its standard error and 95% interval.  Policies: random,
-    heuristic, pimc (determinized search, the last tricks of each world solved exactly) and
-    pimc-uniform (the same search finishing every world with heuristic rollouts).  Deals that
+    heuristic, pimc (determinized search: the last tricks of each world solved exactly, no world
+    dealing a seat a petit sec) and pimc-uniform (worlds uniform under the revealed voids, every world
+    finished by heuristic rollouts); pimc-solver and pimc-constrained are pimc-uniform with one of
+    pimc's two parts, pimc-weighted with its worlds weighted by how well they explain the auction
+    (measured: no gain, so pimc does not weigh).  Deals that
     everybody passes are skipped (under all-pass=goulash too: a Goulash has no sides to swap)."""
     rules = rules_from(players, variants)
     with Progress("playing", quiet) as bar:

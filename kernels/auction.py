@@ -14,17 +14,15 @@ everybody passes is thrown in (score 0), or played as a Goulash under that varia
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit, prange
 
 from kernels.batch import places_to_words
-from kernels.bidding import CHAVEY, baseline_bid, chavey_points, tarotclub_points, thresholds
+from kernels.bidding import baseline_bid, bid_probability
 from kernels.deals import deal_into, stream_state
 from kernels.pimc import play_to_end
 from kernels.playout import (F_GOULASH, PARTNER, RESULT_SIZE, R_MADE, STATE_SIZE, deal_to_play,
-                             exclude_petit_sec)
+                             exclude_petit_sec, set_auction)
 
 # Output columns per deal.
 B_SCORE = 0            # the hand's score, in half-points (a Goulash's may end in .5)
@@ -32,46 +30,6 @@ B_WON = 1              # 1 if the hand's side won the deal (in a Goulash: scored
 B_TAKER = 2            # -1 thrown in
 B_CONTRACT = 3
 BID_SIZE = 4
-
-SQRT2 = math.sqrt(2.0)
-
-
-@njit(cache=True)
-def _error_below(x, noise):
-    """P(error < x) for a normal error of standard deviation ``noise`` (0: no error)."""
-    if noise <= 0.0:
-        return 1.0 if x > 0.0 else 0.0
-    return 0.5 * math.erfc(-x / (noise * SQRT2))
-
-
-@njit(cache=True)
-def bid_probability(hand_s, hand_t, method, players, best, bid, noise):
-    """P(a seat with this hand bids ``bid`` (0 pass … 4) after the best bid ``best``) when it bids by
-    ``method`` with its count off by a normal error of ``noise`` points.
-
-    With the error e and the thresholds T_k (lowest count for contract k, less half a point), the seat
-    wants contract k when ``base + e >= T_1`` and ``T_k <= dist + e < T_(k+1)`` (Chavey: ``base``
-    without voids and singletons, ``dist`` with them; TarotClub: one count), and passes when what it
-    wants does not outbid ``best``."""
-    limits = thresholds(method, players)
-    if method == CHAVEY:
-        base = chavey_points(hand_s, hand_t, False)
-        dist = chavey_points(hand_s, hand_t, True)
-    else:
-        base = tarotclub_points(hand_s, hand_t)
-        dist = base
-    first = limits[0] - 0.5 - base              # the seat bids at all when e >= first
-    if bid == 0:
-        if best >= 4:
-            return 1.0
-        return _error_below(max(first, limits[best] - 0.5 - dist), noise)
-    if bid <= best:
-        return 0.0
-    low = max(first, limits[bid - 1] - 0.5 - dist)
-    if bid == 4:
-        return 1.0 - _error_below(low, noise)
-    return max(0.0, _error_below(limits[bid] - 0.5 - dist, noise) - _error_below(low, noise))
-
 
 @njit(cache=True)
 def bids_likelihood(hs, ht, players, seat, earlier, method, noise):
@@ -113,15 +71,19 @@ def bid_batch(fixed, unseen, slots, players, seat, earlier, condition, option, m
                              places)
         places_to_words(places, players, hs, ht)
         weights[i] = bids_likelihood(hs, ht, players, seat, earlier, method, noise) if condition else 1.0
+        bids = np.empty(players, dtype=np.int64)
         best = 0
         taker = -1
         for s in range(seat):
+            bids[s] = earlier[s]
             if earlier[s] > best:
                 best, taker = earlier[s], s
+        bids[seat] = option if option > best else 0
         if option > best:
             best, taker = option, seat
         for s in range(seat + 1, players):
             b = baseline_bid(hs[s], ht[s], method, players, best)
+            bids[s] = b
             if b > best:
                 best, taker = b, s
         out[i, B_TAKER] = taker
@@ -131,6 +93,7 @@ def bid_batch(fixed, unseen, slots, players, seat, earlier, condition, option, m
             out[i, B_WON] = -1
             continue
         deal_to_play(hs, ht, st, players, taker, best, flags, declare)
+        set_auction(st, bids, method)
         play_to_end(hs, ht, st, policies, worlds, state, result, trace)
         if taker < 0:                   # a Goulash: its scores are in half-points already
             out[i, B_SCORE] = result[seat]

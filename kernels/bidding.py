@@ -7,6 +7,8 @@ hands.  Method ids: 0 = Chavey, 1 = TarotClub.  Contracts as ints: 0 pass, 1 Pri
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -167,3 +169,42 @@ def run_auction(hands_s, hands_t, players, method, out_bids):
             best, taker = b, seat
     return taker
 
+
+SQRT2 = math.sqrt(2.0)
+
+
+@njit(cache=True)
+def _error_below(x, noise):
+    """P(error < x) for a normal error of standard deviation ``noise`` (0: no error)."""
+    if noise <= 0.0:
+        return 1.0 if x > 0.0 else 0.0
+    return 0.5 * math.erfc(-x / (noise * SQRT2))
+
+
+@njit(cache=True)
+def bid_probability(hand_s, hand_t, method, players, best, bid, noise):
+    """P(a seat with this hand bids ``bid`` (0 pass … 4) after the best bid ``best``) when it bids by
+    ``method`` with its count off by a normal error of ``noise`` points.
+
+    With the error e and the thresholds T_k (lowest count for contract k, less half a point), the seat
+    wants contract k when ``base + e >= T_1`` and ``T_k <= dist + e < T_(k+1)`` (Chavey: ``base``
+    without voids and singletons, ``dist`` with them; TarotClub: one count), and passes when what it
+    wants does not outbid ``best``."""
+    limits = thresholds(method, players)
+    if method == CHAVEY:
+        base = chavey_points(hand_s, hand_t, False)
+        dist = chavey_points(hand_s, hand_t, True)
+    else:
+        base = tarotclub_points(hand_s, hand_t)
+        dist = base
+    first = limits[0] - 0.5 - base              # the seat bids at all when e >= first
+    if bid == 0:
+        if best >= 4:
+            return 1.0
+        return _error_below(max(first, limits[best] - 0.5 - dist), noise)
+    if bid <= best:
+        return 0.0
+    low = max(first, limits[bid - 1] - 0.5 - dist)
+    if bid == 4:
+        return 1.0 - _error_below(low, noise)
+    return max(0.0, _error_below(limits[bid] - 0.5 - dist, noise) - _error_below(low, noise))

@@ -2,7 +2,8 @@
 worlds (common random numbers) and the deal finished by the given policies, for coaching.
 
 A world is dealt exactly uniformly among the layouts the seat to play cannot tell from the real one
-(``kernels.pimc.seat_knowledge``, ``kernels.worlds``).  World ``w`` draws from its own stream
+(``kernels.pimc.seat_knowledge``, ``kernels.worlds``) and meets the petit sec constraint: the worlds of
+the search (``kernels/pimc.py``, policy ``PIMC``).  World ``w`` draws from its own stream
 ``(seed, w)`` and every candidate is played from the same stream state after the deal, so results do
 not depend on the thread schedule and the candidates' differences are measured on equal terms.
 ``layout_values`` does the same on the real layout (hindsight: what each card was worth had the seat
@@ -15,9 +16,9 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.deals import stream_state
-from kernels.pimc import play_to_end, seat_knowledge, world_into
+from kernels.pimc import draw_world, play_to_end, seat_knowledge
 from kernels.playout import LEADER, PARTNER, PLAYERS, R_MADE, RESULT_SIZE, STATE_SIZE, TRICK_LEN, advance
-from kernels.worlds import prepare, sample_world
+from kernels.worlds import prepare
 
 
 @njit(cache=True)
@@ -49,9 +50,8 @@ def world_values(hs, ht, st, candidates, policies, search_worlds, seed, scores, 
         play_t = np.empty(players + 1, dtype=np.uint64)
         play_st = np.empty(STATE_SIZE, dtype=np.int64)
         result = np.empty(RESULT_SIZE, dtype=np.int64)
-        state = sample_world(allowed, fixed, constrained, last, strides, left, table, start,
-                             stream_state(seed, w), place)
-        partner = world_into(place, st, seat, world_s, world_t)
+        state, partner = draw_world(allowed, fixed, constrained, last, strides, left, table, start,
+                                    stream_state(seed, w), place, st, seat, True, world_s, world_t)
         for j in range(candidates.shape[0]):
             for p in range(players + 1):
                 play_s[p] = world_s[p]

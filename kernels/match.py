@@ -16,7 +16,7 @@ from kernels.batch import places_to_words
 from kernels.bidding import run_auction
 from kernels.deals import deal_into, stream_state, whole_deal
 from kernels.pimc import play_out_search
-from kernels.playout import HAND_SIZE, PARTNER, RESULT_SIZE, STATE_SIZE, deal_to_play, exclude_petit_sec
+from kernels.playout import HAND_SIZE, PARTNER, RESULT_SIZE, STATE_SIZE, deal_to_play, exclude_petit_sec, set_auction
 
 # Output columns per deal.
 M_TAKER = 0            # -1 when everybody passed
@@ -55,6 +55,7 @@ def match_batch(players, method, policy_a, policy_b, worlds, rollouts, flags, se
                 play_s[p] = hs[p]
                 play_t[p] = ht[p]
             deal_to_play(play_s, play_t, st, players, taker, bids[taker], flags, True)
+            set_auction(st, bids, method)
             partner = st[PARTNER]
             taker_side = policy_a if swap == 0 else policy_b
             defence = policy_b if swap == 0 else policy_a

@@ -9,7 +9,25 @@ the heuristic with a little noise (``NOISY``), so that several rollouts per worl
 
 Policy ``PIMC`` finishes each world by exact solving (``kernels/endgame.py``) once few enough tricks
 are left (``SOLVE_TRICKS``): the seat's score under perfect play by all, every hand known, replaces
-the rollout's.  ``PIMC_UNIFORM`` is the search without it (rollouts to the end), kept as a yardstick.
+the rollout's.  ``PIMC_UNIFORM`` is the search without it and without the inference below (worlds
+uniform under the revealed voids, rollouts to the end), kept as a yardstick.
+
+Inference about the hidden hands goes beyond the voids revealed in play:
+
+* hard: under the FFT rule a deal with a petit sec is annulled, so no world may give a seat a hand
+  *as dealt* (its cards now, those it played, for a taker who saw the chien the discard less the
+  chien) whose only trump is the Petit; such worlds are drawn again (rejection keeps the draw uniform
+  among the worlds that remain);
+* soft (``PIMC_WEIGHTED`` only): each world counts by the probability that the seats would have bid
+  as they did (``kernels.bidding.bid_probability``: the bidding model with a normal error of
+  ``AUCTION_NOISE`` points on each count, on the hands as dealt), mixed with equal weights
+  (``UNIFORM_SHARE``) so that a model wrong about a player cannot rule any world out.  Measured in
+  duplicate it gains nothing (docs/performance.md: the auction says little about the hidden cards,
+  and weights spend the search's few worlds), so ``PIMC`` does not weigh.
+
+``PIMC`` is the solver with the petit sec constraint; ``PIMC_SOLVER``, ``PIMC_CONSTRAINED`` and
+``PIMC_WEIGHTED`` have one component each (solver, petit sec constraint, auction weights) over
+``PIMC_UNIFORM``, to measure each one's contribution in duplicate.
 """
 
 from __future__ import annotations
@@ -17,14 +35,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kernels.bidding import bid_probability
 from kernels.endgame import MAX_MOVES, W_NODE_LIMIT, card_values, new_workspace, seat_share
 from kernels.heuristic import ALL_TRUMPS, EXCUSE_MASK, FIRST_TRUMP_ID, ONE, ZERO, lowest_bit, popcount
-from kernels.playout import (CALLED, CHIEN_S, CHIEN_T, CONTRACT, EXCL_S, EXCL_T, GARDE, HAND_SIZE, HEURISTIC,
-                             LEADER, NOISY, PARTNER, PIMC, PARTNER_KNOWN, PLAYERS, POIGNEE_T, RESULT_SIZE, SHOWN_T,
-                             STATE_SIZE, TAKER, TRICK, TRICK_LEN, advance, legal_words, play_out)
+from kernels.playout import (BID_METHOD, BIDS, CALLED, CHIEN_S, CHIEN_T, CONTRACT, EXCL_S, EXCL_T, GARDE, HAND_SIZE,
+                             HEURISTIC, LEADER, NOISY, PARTNER, PARTNER_KNOWN, PETIT_SEC_ANNULLED, PIMC, PLAYED_S,
+                             PLAYED_T, PLAYERS, POIGNEE_T, RESULT_SIZE, SHOWN_T, STATE_SIZE, TAKER, TRICK, TRICK_LEN,
+                             advance, legal_words, play_out)
 from kernels.worlds import prepare, sample_world
 
-PIMC_UNIFORM = 4       # PIMC with every world rolled out by the heuristic to the end (no solver)
+PIMC_UNIFORM = 4       # worlds uniform under the voids, every world rolled out by the heuristic (no solver)
+PIMC_SOLVER = 5        # PIMC_UNIFORM with the endgame solver
+PIMC_CONSTRAINED = 6   # PIMC_UNIFORM with the petit sec constraint
+PIMC_WEIGHTED = 7      # PIMC_UNIFORM with worlds weighted by the auction
+# The inference's settings: the bidders' error around the model, in points (as ``bid --auction-noise``),
+# the share of equal weights mixed in, and the draws a world gets to meet the petit sec constraint.
+AUCTION_NOISE = 8.0
+UNIFORM_SHARE = 0.25
+MAX_REDRAWS = 64
+REDRAW_SALT = np.uint64(0x5DEECE66D2545F49)
 # ``PIMC`` solves each world exactly from this many tricks before the end (by player count), each
 # solve stopped past SOLVE_NODE_LIMIT nodes (that world is then rolled out).
 SOLVE_TRICKS = np.array([0, 0, 0, 5, 4, 3], dtype=np.int64)
@@ -131,20 +160,115 @@ def world_into(place, st, seat, world_s, world_t):
     return partner
 
 
+@njit(cache=True, inline="always")
+def is_search(policy):
+    return PIMC <= policy <= PIMC_WEIGHTED
+
+
+@njit(cache=True, inline="always")
+def search_features(policy):
+    """(solves the ending, applies the petit sec constraint, weights worlds by the auction)."""
+    if policy == PIMC:
+        return True, True, False
+    return policy == PIMC_SOLVER, policy == PIMC_CONSTRAINED, policy == PIMC_WEIGHTED
+
+
+@njit(cache=True, inline="always")
+def hand_as_dealt(world_s, world_t, st, s):
+    """Seat ``s``'s hand as dealt in a world: its cards now and those it played; a taker who took
+    the shown chien also had the discard and not the chien."""
+    hand_s = world_s[s] | np.uint64(st[PLAYED_S + s])
+    hand_t = world_t[s] | np.uint64(st[PLAYED_T + s])
+    players = st[PLAYERS]
+    if s == st[TAKER] and st[CONTRACT] <= GARDE:
+        hand_s = (hand_s | world_s[players]) & ~np.uint64(st[CHIEN_S])
+        hand_t = (hand_t | world_t[players]) & ~np.uint64(st[CHIEN_T])
+    return hand_s, hand_t
+
+
+@njit(cache=True)
+def dealt_petit_sec(world_s, world_t, st, seat):
+    """Whether a seat other than ``seat`` was dealt a petit sec in this world (the Petit its only
+    trump, without the Excuse)."""
+    for s in range(st[PLAYERS]):
+        if s != seat and hand_as_dealt(world_s, world_t, st, s)[1] == ONE:
+            return True
+    return False
+
+
+@njit(cache=True)
+def auction_likelihood(world_s, world_t, st, seat, noise):
+    """P(the seats other than ``seat`` bid as recorded) in this world, each seat bidding by the
+    recorded model on its hand as dealt with a normal error of ``noise`` points (1 when the auction
+    is not known; a bid not recorded, -1, tells nothing)."""
+    method = st[BID_METHOD]
+    players = st[PLAYERS]
+    if method < 0:
+        return 1.0
+    likelihood = 1.0
+    best = 0
+    for s in range(players):
+        bid = st[BIDS + s]
+        if bid < 0:                     # not recorded: no evidence
+            continue
+        if s != seat:
+            hand_s, hand_t = hand_as_dealt(world_s, world_t, st, s)
+            likelihood *= bid_probability(hand_s, hand_t, method, players, best, bid, noise)
+        if bid > best:
+            best = bid
+    return likelihood
+
+
+@njit(cache=True)
+def draw_world(allowed, fixed, constrained, last, strides, left, table, start, state, place, st, seat, constrain,
+               world_s, world_t):
+    """A world into ``place`` and ``world_s``/``world_t``, drawn again (up to ``MAX_REDRAWS`` times)
+    while it breaks the petit sec constraint when ``constrain``; returns (RNG state, the partner as
+    ``seat`` sees it).  The redraws come from a stream of their own, so that the main stream advances
+    by one world whatever happens: with and without the constraint the search sees the same worlds
+    but the few it rejects (common random numbers when the two are compared)."""
+    state = sample_world(allowed, fixed, constrained, last, strides, left, table, start, state, place)
+    partner = world_into(place, st, seat, world_s, world_t)
+    if not constrain or st[PETIT_SEC_ANNULLED] == 0:
+        return state, partner
+    extra = state ^ REDRAW_SALT
+    for _ in range(MAX_REDRAWS):
+        if not dealt_petit_sec(world_s, world_t, st, seat):
+            break
+        extra = sample_world(allowed, fixed, constrained, last, strides, left, table, start, extra, place)
+        partner = world_into(place, st, seat, world_s, world_t)
+    return state, partner
+
+
+@njit(cache=True)
+def mixture_weights(likelihood, out):
+    """Per world: (1 - UNIFORM_SHARE) x its share of the total likelihood + UNIFORM_SHARE / worlds
+    (exactly equal weights when the likelihoods are equal or all 0)."""
+    n = likelihood.shape[0]
+    total = 0.0
+    equal = True
+    for i in range(n):
+        total += likelihood[i]
+        equal = equal and likelihood[i] == likelihood[0]
+    for i in range(n):
+        out[i] = 1.0 / n if total <= 0.0 or equal else (1.0 - UNIFORM_SHARE) * likelihood[i] / total + UNIFORM_SHARE / n
+
+
 @njit(cache=True)
 def pimc_card(hs, ht, st, worlds, rollouts, state):
     """The card PIMC plays for the seat to play, every world finished by heuristic rollouts; returns
     (card, RNG state)."""
-    return pimc_card_solving(hs, ht, st, worlds, rollouts, state, 0, new_workspace(1))
+    return pimc_card_solving(hs, ht, st, worlds, rollouts, state, 0, new_workspace(1), False, False)
 
 
 @njit(cache=True)
-def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w):
+def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain, weigh):
     """The card PIMC plays for the seat to play; returns (card, RNG state).  From ``solve_tricks``
     tricks before the end (the trick in play counted; 0: never) each world is solved exactly
     (``kernels/endgame.py``, workspace ``w`` with its node limit) instead of rolled out, the seat's
     score under perfect play by all replacing the heuristic's; a world the solver gives up on is
-    rolled out."""
+    rolled out.  ``constrain``: worlds meet the petit sec constraint; ``weigh``: each world's values
+    count by its auction weight (``mixture_weights``), not equally."""
     players = st[PLAYERS]
     seat = (st[LEADER] + st[TRICK_LEN]) % players
     legal_s, legal_t = legal_words(hs[seat], ht[seat], st)
@@ -178,13 +302,16 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w):
     no_trace = np.empty(0, dtype=np.int16)
     first = np.full(players, HEURISTIC, dtype=np.int64)
     noisy = np.full(players, NOISY, dtype=np.int64)
-    totals = np.zeros(n_legal, dtype=np.float64)
+    values = np.zeros((worlds, n_legal), dtype=np.float64)
+    likelihood = np.ones(worlds, dtype=np.float64)
     solving = solve_tricks > 0 and HAND_SIZE[players] - st[TRICK] <= solve_tricks
     solved_cards = np.empty(MAX_MOVES, dtype=np.int64)
     solved_values = np.empty(MAX_MOVES, dtype=np.int64)
-    for _ in range(worlds):
-        state = sample_world(allowed, fixed, constrained, last, strides, left, table, start, state, place)
-        partner = world_into(place, st, seat, world_s, world_t)
+    for v in range(worlds):
+        state, partner = draw_world(allowed, fixed, constrained, last, strides, left, table, start, state, place,
+                                    st, seat, constrain, world_s, world_t)
+        if weigh:
+            likelihood[v] = auction_likelihood(world_s, world_t, st, seat, AUCTION_NOISE)
         if solving:
             for i in range(STATE_SIZE):
                 play_st[i] = st[i]
@@ -195,7 +322,7 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w):
                 for i in range(m):
                     for j in range(n_legal):
                         if candidates[j] == solved_cards[i]:
-                            totals[j] += share * solved_values[i]
+                            values[v, j] = share * solved_values[i]
                 continue
         for j in range(n_legal):
             for r in range(rollouts):
@@ -208,19 +335,26 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w):
                 forced[0] = candidates[j]
                 state, _ = advance(play_s, play_t, play_st, first if r == 0 else noisy, state, forced, 1 << 30,
                                    result, no_trace)
-                totals[j] += result[seat]
+                values[v, j] += result[seat]
+    weights = np.ones(worlds, dtype=np.float64)
+    if weigh:
+        mixture_weights(likelihood, weights)
     best = 0
-    for j in range(1, n_legal):
-        if totals[j] > totals[best]:
-            best = j
+    best_total = -np.inf
+    for j in range(n_legal):
+        total = 0.0
+        for v in range(worlds):
+            total += weights[v] * values[v, j]
+        if total > best_total:
+            best, best_total = j, total
     return candidates[best], state
 
 
 @njit(cache=True)
 def play_out_search(hs, ht, st, policies, worlds, rollouts, state, result, trace):
-    """Play to the end like ``kernels.playout.play_out``, with seats whose policy is ``PIMC`` or
-    ``PIMC_UNIFORM`` deciding by determinized search (``PIMC``: solving the ending, see
-    ``SOLVE_TRICKS``); returns the RNG state."""
+    """Play to the end like ``kernels.playout.play_out``, with seats whose policy is a search
+    (``is_search``) deciding by determinized search with that policy's features (``search_features``;
+    the solver from ``SOLVE_TRICKS``); returns the RNG state."""
     players = st[PLAYERS]
     n_tricks = HAND_SIZE[players]
     w = new_workspace(SOLVE_TABLE_BITS)
@@ -231,9 +365,11 @@ def play_out_search(hs, ht, st, policies, worlds, rollouts, state, result, trace
     while st[TRICK] < n_tricks:
         seat = (st[LEADER] + st[TRICK_LEN]) % players
         step = trace[k:k + 1] if k < trace.shape[0] else trace[0:0]
-        if policies[seat] == PIMC or policies[seat] == PIMC_UNIFORM:
-            solve_tricks = SOLVE_TRICKS[players] if policies[seat] == PIMC else 0
-            forced[0], state = pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w)
+        if is_search(policies[seat]):
+            solves, constrain, weigh = search_features(policies[seat])
+            solve_tricks = SOLVE_TRICKS[players] if solves else 0
+            forced[0], state = pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain,
+                                                 weigh)
             state, _ = advance(hs, ht, st, policies, state, forced, 1, result, step)
         else:
             state, _ = advance(hs, ht, st, policies, state, none, 1, result, step)
@@ -246,6 +382,6 @@ def play_to_end(hs, ht, st, policies, worlds, state, result, trace):
     """``play_out``, or ``play_out_search`` (one rollout per world) when some seat's policy is PIMC:
     the search's card-by-card loop only where it is needed.  Returns the RNG state."""
     for s in range(st[PLAYERS]):
-        if policies[s] == PIMC or policies[s] == PIMC_UNIFORM:
+        if is_search(policies[s]):
             return play_out_search(hs, ht, st, policies, worlds, 1, state, result, trace)
     return play_out(hs, ht, st, policies, state, result, trace)

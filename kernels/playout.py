@@ -84,7 +84,12 @@ POIGNEE_T = 52         # P entries: trump word of the poignée each seat showed 
 TRICK_WINNERS = 57     # bitmask of the seats that have won a trick
 MISERE = 58            # P entries: each seat's net score from the misères declared (variant misere=on)
 SEAT_HP = 63           # P entries, Goulash: half-points each seat won in tricks (the Excuse apart)
-STATE_SIZE = 68
+PLAYED_S = 68          # P entries: suit cards each seat has played (what inference adds back to a hand)
+PLAYED_T = 73          # P entries: trump words each seat has played
+BIDS = 78              # P entries: each seat's bid (0 pass … 4 garde contre), -1 not known
+BID_METHOD = 83        # the bidding model the bids are read by (kernels/bidding.py), -1: no auction known
+PETIT_SEC_ANNULLED = 84  # 1 when a deal with a petit sec is annulled (FFT), so that no hand as dealt held one
+STATE_SIZE = 85
 
 # The contract of a Goulash (variant all-pass=goulash: everybody passed, the deal is played anyway,
 # no taker, nobody sees the chien, which counts for nobody).
@@ -351,6 +356,24 @@ def contract_total(contract, taker_hp, oudlers, pab, chelem, poignee, pab_flat):
 
 
 @njit(cache=True, inline="always")
+def no_auction(st, players, flags):
+    """The auction unknown (``set_auction`` records it) and the petit-sec rule of the deal."""
+    for s in range(players):
+        st[BIDS + s] = -1
+    st[BID_METHOD] = -1
+    st[PETIT_SEC_ANNULLED] = 1 - flags[F_PETIT_SEC_PLAY]
+
+
+@njit(cache=True)
+def set_auction(st, bids, method):
+    """Record the auction (``bids[s]``: 0 pass … 4, seat 0 first) and the bidding model (a
+    ``kernels.bidding`` method id) its bids are read by, for the search's inference."""
+    for s in range(st[PLAYERS]):
+        st[BIDS + s] = bids[s]
+    st[BID_METHOD] = method
+
+
+@njit(cache=True, inline="always")
 def start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, discard_t, poignee_shown, flags):
     """Fill ``hs``/``ht``/``st`` for the first card (``flags``: the rule variants, ``F_*``).
 
@@ -367,6 +390,7 @@ def start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, 
     st[CHELEM] = chelem
     st[PAB_FLAT] = flags[F_PAB_FLAT]
     st[POIGNEE_VALUES] = flags[F_POIGNEE_VALUES]
+    no_auction(st, players, flags)
     poignee_values = flags[F_POIGNEE_VALUES]
     st[PARTNER] = -1
     st[EXCUSE_TRICK] = -1
@@ -420,6 +444,7 @@ def start_goulash(hs, ht, st, players, flags):
     st[PETIT_TRICK] = -1
     st[PAB_FLAT] = flags[F_PAB_FLAT]
     st[POIGNEE_VALUES] = flags[F_POIGNEE_VALUES]
+    no_auction(st, players, flags)
     st[CHIEN_S] = np.int64(hs[players])
     st[CHIEN_T] = np.int64(ht[players])
     st[LAST_WINNER] = -1
@@ -669,10 +694,12 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
             suit = card // 14
             hs[seat] = hand_s & ~(ONE << np.uint64(card))
             in_hands_s &= ~(ONE << np.uint64(card))
+            st[PLAYED_S + seat] |= np.int64(1) << card
         else:
             suit = 4 if card < EXCUSE_ID else 5
             ht[seat] = hand_t & ~(ONE << np.uint64(card - FIRST_TRUMP_ID))
             in_hands_t &= ~(ONE << np.uint64(card - FIRST_TRUMP_ID))
+            st[PLAYED_T + seat] |= np.int64(1) << (card - FIRST_TRUMP_ID)
         if led != -1 and suit != 5:
             if suit != led:
                 if led < 4:

@@ -19,7 +19,7 @@ from kernels.bidding import run_auction
 from kernels.deals import deal_into, stream_state, whole_deal
 from kernels.pimc import play_to_end
 from kernels.playout import (CALLED, CHELEM, F_GOULASH, GARDE, HAND_SIZE, POIGNEE_T, RESULT_SIZE, STATE_SIZE,
-                             deal_to_play, exclude_petit_sec)
+                             deal_to_play, exclude_petit_sec, set_auction)
 
 # Columns of ``start`` per deal.
 S_TAKER = 0            # -1 when everybody passed
@@ -52,6 +52,7 @@ def record_batch(players, method, policy, worlds, flags, seed, offset, places, b
             continue
         contract = bids[i, taker] if taker >= 0 else 0
         deal_to_play(hs, ht, st, players, taker, contract, flags, True)
+        set_auction(st, bids[i], method)
         start[i, S_CALLED] = st[CALLED]
         start[i, S_CHELEM] = st[CHELEM]
         if taker >= 0 and contract <= GARDE:

@@ -17,7 +17,8 @@ from analyzer.runs import Settings
 from analyzer.sampling import sample_deals
 from analyzer.stats import Moments, Proportion
 from cli.main import main
-from kernels.auction import bid_probability, weighted_deals_batch
+from kernels.auction import weighted_deals_batch
+from kernels.bidding import bid_probability
 from kernels.bidding import CHAVEY, TAROTCLUB
 
 METHOD_IDS = {"chavey": CHAVEY, "tarotclub": TAROTCLUB}
