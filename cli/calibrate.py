@@ -36,7 +36,7 @@ def calibrate_command(players, hands, seed, worlds, deals, jobs, quiet, fmt) -> 
     errors and the gap, and the recommendation of `bid` under each; then the mean and worst absolute
     gap per contract, the share of hands whose every gap is within ±3 pp or within two standard errors
     of the difference, the share whose recommendation agrees, and the seconds per command. The deep
-    runs use deals of their own (seed 1), so the two estimates are independent."""
+    runs use deals of their own, so the two estimates are independent."""
     with Progress("calibrating", quiet, unit="hands") as bar:
         result = calibrate(int(players), hands, seed, worlds, deals, jobs, progress=bar)
     if fmt == "json":
@@ -66,8 +66,10 @@ def _table(result) -> None:
         click.echo(f"hand {i}: {h.hand}  ({h.default.deals:,} default deals)")
         click.echo(f"  {'contract':<13}{'default':>8} {'± se':>5}  {'deep':>7} {'± se':>5}  {'gap':>7} {'± se':>5}")
         for g in h.gaps:
-            mark = "" if abs(g.gap) <= TOLERANCE else (f"  beyond ±{TOLERANCE:.0%}" if abs(g.gap) <= NOISE_SES * g.se
-                                                       else f"  beyond ±{TOLERANCE:.0%} and {NOISE_SES:g} se")
+            beyond = f"  beyond ±{100 * TOLERANCE:g} pp"
+            if abs(g.gap) > NOISE_SES * g.se:
+                beyond += f" and {NOISE_SES:g} se"
+            mark = beyond if abs(g.gap) > TOLERANCE else ""
             click.echo(f"  {g.contract.token:<13}{g.default.p:>8.1%} {100 * g.default.se:>5.1f}  {g.deep.p:>7.1%} "
                        f"{100 * g.deep.se:>5.1f}  {100 * g.gap:>+7.1f} {100 * g.se:>5.1f}{mark}")
         cost, se = h.deep_cost
