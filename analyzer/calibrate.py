@@ -23,8 +23,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from analyzer.bid import BidAdvice, bid_advice
 from analyzer import cards as C
+from analyzer.bid import BidAdvice, bid_advice
 from analyzer.errors import SizeLimitError
 from analyzer.hand import Hand
 from analyzer.odds import ContractOdds, OddsResult, contract_odds
@@ -36,7 +36,7 @@ from analyzer.stats import Z95
 DEEP_SEED = 1            # the deep runs' deals: other streams than the default runs' (seed 0)
 DEEP_WORLDS = 16
 DEEP_DEALS = 200
-TOLERANCE = 0.03         # the target: every probability within ±3 percentage points
+TOLERANCE = 0.03         # the target: every probability within ±3 percentage points of deep search
 NOISE_SES = 2.0          # a gap within two standard errors of the difference is what noise explains
 MAX_HANDS = 100_000      # each hand costs about a minute of deep search: more is refused
 
