@@ -58,6 +58,8 @@ class BidAdvice:
     effective_deals: float            # Kish's effective number of deals of the weights (= deals unweighted)
     deals: int
     noise: float = 0.0                # the earlier bidders' error around the model, in points (when weighted)
+    play_model: str = "heuristic"     # the card play behind the numbers (``Settings.play_model``)
+    searched_deals: int = 0           # deals played with search
 
     @property
     def recommendation(self) -> BidOption:
@@ -80,7 +82,8 @@ class BidAdvice:
         return {"players": self.players, "seat": self.seat + 1, "hand": str(self.hand),
                 "bids": ["pass" if b is None else b.token for b in self.earlier],
                 "recommendation": self.recommendation.token, "reason": self.reason(),
-                "margin": self.margin.mean, "margin_se": self.margin.se, "deals": self.deals,
+                "margin": self.margin.mean, "margin_se": self.margin.se, "play_model": self.play_model,
+                "deals": self.deals, "searched_deals": self.searched_deals,
                 "effective_deals": self.effective_deals, "auction_noise": self.noise,
                 "options": [o.as_dict() for o in self.options]}
 
@@ -170,4 +173,4 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     else:
         margin = Mean(0.0, 0.0, moments.n)
     return BidAdvice(rules.players, seat, hand, tuple(bids), result, margin, moments.effective_n(WEIGHT), moments.n,
-                     float(noise) if weighted else 0.0)
+                     float(noise) if weighted else 0.0, settings.play_model, settings.searched_deals(moments.n))

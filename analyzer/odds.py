@@ -55,10 +55,13 @@ class OddsResult:
     deals: int
     contracts: list[ContractOdds] = field(default_factory=list)
     called: int | None = None          # 5 players: the card the simulated taker calls with this hand
+    play_model: str = "heuristic"      # the card play behind the numbers (``Settings.play_model``)
+    searched_deals: int = 0            # deals played with search
 
     def as_dict(self) -> dict:
         return {"players": self.players, "seat": self.seat + 1, "hand": str(self.hand), "policy": self.policy,
-                "deals": self.deals, "called": None if self.called is None else C.TOKENS[self.called],
+                "play_model": self.play_model, "deals": self.deals, "searched_deals": self.searched_deals,
+                "called": None if self.called is None else C.TOKENS[self.called],
                 "score_of": "taker", "contracts": [c.as_dict() for c in self.contracts]}
 
 
@@ -147,4 +150,5 @@ def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = 
     moments = run_in_chunks(simulate, FEATURES * len(contracts), settings,
                             lambda m: widest_half_width(summarize(m)))
     called = int(call_card(np.uint64(hand.suit_bits))) if rules.players == 5 else None
-    return OddsResult(rules.players, seat, hand, settings.policy, moments.n, summarize(moments), called)
+    return OddsResult(rules.players, seat, hand, settings.policy, moments.n, summarize(moments), called,
+                      settings.play_model, settings.searched_deals(moments.n))

@@ -67,6 +67,21 @@ class Settings:
         if self.jobs is not None and self.jobs < 1:
             raise TarotError(f"jobs must be at least 1, got {self.jobs}")
 
+    @property
+    def searches(self) -> bool:
+        """Whether the cards are played by determinized search (every deal then is a searched deal)."""
+        return self.policy.startswith("pimc")
+
+    @property
+    def play_model(self) -> str:
+        """The card play behind the numbers, in words: the policy, with its worlds per decision when it
+        searches (e.g. "heuristic", "pimc, 16 worlds per decision")."""
+        return f"{self.policy}, {self.worlds:,} worlds per decision" if self.searches else self.policy
+
+    def searched_deals(self, deals: int) -> int:
+        """How many of ``deals`` deals were played with search."""
+        return deals if self.searches else 0
+
     def with_(self, **changes) -> "Settings":
         """A copy with some settings changed (e.g. another seed)."""
         return replace(self, **changes)
@@ -94,7 +109,7 @@ def run_in_chunks(simulate: Callable[[int, int], np.ndarray], features: int, set
     running moments: ``settings.deals`` deals, or (``deals`` None) until ``widest(moments) <=
     settings.precision`` or ``settings.max_deals``; stopping at ``max_deals`` first warns
     ``PrecisionNotReached``."""
-    chunk = PIMC_CHUNK if settings.policy.startswith("pimc") else CHUNK
+    chunk = PIMC_CHUNK if settings.searches else CHUNK
     deals = settings.deals
     target = deals if deals is not None else settings.max_deals
     moments = Moments(features)

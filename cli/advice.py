@@ -45,6 +45,11 @@ def score_legend(players: int) -> str:
     return f"score: the taker's expected score for the deal (each defender loses {share})."
 
 
+def play_line(play_model: str, deals: int, searched: int) -> str:
+    """The play model behind the numbers and how many deals were played with search, in one line."""
+    return f"play: {play_model}, {deals:,} deals ({searched:,} searched)"
+
+
 def _setup(hand, players, seat, variants):
     """The rules and the hand, checked against each other (the seat exists, the hand has the right size,
     its deal is not annulled)."""
@@ -78,7 +83,8 @@ def odds(hand, players, seat, settings, variants, quiet, fmt) -> None:
             writer.writerow({**r, "ci95_low": low, "ci95_high": high})
         click.echo(buf.getvalue(), nl=False)
         return
-    click.echo(f"{result.hand}  (seat {seat} of {result.players}, {result.deals:,} deals, {result.policy} play)")
+    click.echo(f"{result.hand}  (seat {seat} of {result.players})")
+    click.echo(play_line(result.play_model, result.deals, result.searched_deals))
     if result.called is not None:
         click.echo(f"taking, this hand calls {C.TOKENS[result.called]} ({C.name(result.called)}); "
                    "`tarot-analyzer call` compares the other calls")
@@ -129,10 +135,10 @@ def bid(hand, bids, bidding, noise, no_conditioning, players, seat, settings, va
         click.echo(buf.getvalue(), nl=False)
         return
     earlier = ", ".join("pass" if b is None else b.token for b in advice.earlier) or "none"
-    weighing = (f", weighted by the earlier bids: worth {advice.effective_deals:,.0f}"
+    weighing = (f"; weighted by the earlier bids, worth {advice.effective_deals:,.0f} deals"
                 if advice.seat and not no_conditioning else "")
-    click.echo(f"{advice.hand}  (seat {seat} of {advice.players}; bids before: {earlier}; {advice.deals:,} deals"
-               f"{weighing})")
+    click.echo(f"{advice.hand}  (seat {seat} of {advice.players}; bids before: {earlier})")
+    click.echo(play_line(advice.play_model, advice.deals, advice.searched_deals) + weighing)
     click.echo(f"{'bid':<13}{'score':>9} {'± se':>6}  {'side wins':>9}  95% interval")
     for r in rows:
         mark = "  <- best" if r["bid"] == advice.recommendation.token else ""

@@ -13,6 +13,7 @@ from analyzer.runs import PrecisionNotReached
 from cli.advice import bid, call, chelem, compare_bidding, discard, odds, poignee
 from cli.analyze import analyze
 from cli.batch import batch
+from cli.calibrate import calibrate_command
 from cli.bench import bench
 from cli.match import match
 from cli.play import play
@@ -77,6 +78,7 @@ main.add_command(analyze)
 main.add_command(batch)
 main.add_command(bench)
 main.add_command(bid)
+main.add_command(calibrate_command)
 main.add_command(call)
 main.add_command(chelem)
 main.add_command(compare_bidding)

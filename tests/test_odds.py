@@ -98,3 +98,20 @@ def test_worlds_sets_the_search_and_only_the_search():
     assert run("heuristic", 1) == run("heuristic", 4)
     bad = runner.invoke(main, ["odds", str(WEAK), "--worlds", "0"])
     assert bad.exit_code == 2 and "--worlds" in bad.stderr
+
+
+@pytest.mark.parametrize("command", ["odds", "bid"])
+def test_the_output_states_the_play_model_and_the_searched_deals(command):
+    runner = CliRunner()
+
+    def run(*args):
+        result = runner.invoke(main, [command, str(WEAK), "--deals", "20", "--seed", "3", "--quiet", *args])
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    assert "\nplay: heuristic, 20 deals (0 searched)" in run()
+    assert "\nplay: pimc, 2 worlds per decision, 20 deals (20 searched)" in run("--policy", "pimc", "--worlds", "2")
+    fast = json.loads(run("--format", "json"))
+    search = json.loads(run("--format", "json", "--policy", "pimc", "--worlds", "2"))
+    assert (fast["play_model"], fast["searched_deals"], fast["deals"]) == ("heuristic", 0, 20)
+    assert (search["play_model"], search["searched_deals"]) == ("pimc, 2 worlds per decision", 20)

@@ -1,0 +1,203 @@
+"""Default advice against deep search: how far the fast answers of ``odds`` and ``bid`` are from PIMC.
+
+Random hands for seat 1 are dealt by the sampler (``analyzer.sampling``; petit sec excluded under the
+FFT rules), reproducibly from a seed.  Each hand is analysed by the very functions behind the commands,
+twice: with the default settings (``Settings()``: heuristic play, precision 0.01, seed 0, exactly what
+``tarot-analyzer odds HAND`` and ``bid HAND`` print) and with deep search (PIMC, ``worlds`` per decision,
+a fixed number of deals, seed ``DEEP_SEED``).  The deep run plays other deals than the default one, so
+the two estimates are independent and the standard error of their difference is √(se₁² + se₂²).
+
+Per hand: each contract's probability of success (``odds``) under both with its standard error, the gap
+(default minus deep), and the two recommendations (``bid``: the option of highest expected score, pass
+included).  A recommendation agrees when it is the deep one, or when in the deep run the default's
+choice scores within one standard error of the deep one's (their difference on the same deals).  The
+summary gives the mean and worst absolute gap per contract, the share of hands whose every gap is within
+±3 pp, the share whose every gap is within two standard errors of the difference (what noise alone
+explains), the shares of agreeing recommendations, and the mean seconds per command.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from analyzer import cards as C
+from analyzer.bid import BidAdvice, bid_advice
+from analyzer.errors import SizeLimitError
+from analyzer.hand import Hand
+from analyzer.odds import ContractOdds, OddsResult, contract_odds
+from analyzer.rules import Contract, Rules
+from analyzer.runs import Settings
+from analyzer.sampling import sample_deals
+from analyzer.stats import Z95
+
+DEEP_SEED = 1            # the deep runs' deals: other streams than the default runs' (seed 0)
+DEEP_WORLDS = 16
+DEEP_DEALS = 200
+TOLERANCE = 0.03         # the target: every probability within ±3 percentage points of deep search
+NOISE_SES = 2.0          # a gap within two standard errors of the difference is what noise explains
+MAX_HANDS = 100_000      # each hand costs about a minute of deep search: more is refused
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A probability with its standard error, taken as the 95% Wilson half-width over 1.96: the binomial
+    √(p(1−p)/n) away from 0 and 1, and not zero at them (0 successes in 200 deals is not a certainty)."""
+    p: float
+    se: float
+
+    @classmethod
+    def of(cls, odds: ContractOdds) -> "Estimate":
+        return cls(odds.success.p, odds.success.half_width / Z95)
+
+
+@dataclass(frozen=True)
+class Gap:
+    """One contract's probability of success by default and by deep search, and their difference."""
+    contract: Contract
+    default: Estimate
+    deep: Estimate
+
+    @property
+    def gap(self) -> float:
+        return self.default.p - self.deep.p
+
+    @property
+    def se(self) -> float:
+        return math.hypot(self.default.se, self.deep.se)
+
+    def as_dict(self) -> dict:
+        return {"contract": self.contract.token, "p_default": self.default.p, "se_default": self.default.se,
+                "p_deep": self.deep.p, "se_deep": self.deep.se, "gap": self.gap, "gap_se": self.se}
+
+
+@dataclass(frozen=True)
+class HandCheck:
+    """One hand's default and deep answers, and the seconds each command took."""
+    hand: Hand
+    default: OddsResult
+    deep: OddsResult
+    default_bid: BidAdvice
+    deep_bid: BidAdvice
+    seconds: dict[str, float]          # "odds default", "odds deep", "bid default", "bid deep"
+
+    @property
+    def gaps(self) -> list[Gap]:
+        return [Gap(d.contract, Estimate.of(d), Estimate.of(s)) for d, s in zip(self.default.contracts,
+                                                                               self.deep.contracts)]
+
+    @property
+    def within_tolerance(self) -> bool:
+        return all(abs(g.gap) <= TOLERANCE for g in self.gaps)
+
+    @property
+    def within_noise(self) -> bool:
+        return all(abs(g.gap) <= NOISE_SES * g.se for g in self.gaps)
+
+    @property
+    def same_recommendation(self) -> bool:
+        return self.default_bid.recommendation.token == self.deep_bid.recommendation.token
+
+    @property
+    def deep_cost(self) -> tuple[float, float]:
+        """The deep run's expected score of the default's recommendation minus its own best, with the
+        standard error of that difference (0 ± 0 when they are the same)."""
+        chosen = self.default_bid.recommendation.token
+        option = next(o for o in self.deep_bid.options if o.token == chosen)
+        return option.vs_best.mean, option.vs_best.se
+
+    @property
+    def recommendation_agrees(self) -> bool:
+        cost, se = self.deep_cost
+        return self.same_recommendation or abs(cost) <= se
+
+    def as_dict(self) -> dict:
+        cost, se = self.deep_cost
+        return {"hand": str(self.hand), "deals_default": self.default.deals, "deals_deep": self.deep.deals,
+                "contracts": [g.as_dict() for g in self.gaps],
+                "within_3pp": self.within_tolerance, "within_2se": self.within_noise,
+                "recommendation_default": self.default_bid.recommendation.token,
+                "recommendation_deep": self.deep_bid.recommendation.token,
+                "same_recommendation": self.same_recommendation, "deep_score_difference": cost,
+                "deep_score_difference_se": se, "recommendation_agrees": self.recommendation_agrees,
+                "seconds": dict(self.seconds)}
+
+
+@dataclass(frozen=True)
+class Calibration:
+    players: int
+    seed: int
+    default: Settings
+    deep: Settings
+    hands: list[HandCheck]
+
+    def absolute_gaps(self, contract: Contract) -> list[float]:
+        return [abs(g.gap) for h in self.hands for g in h.gaps if g.contract == contract]
+
+    def share(self, test: Callable[[HandCheck], bool]) -> float:
+        return sum(map(test, self.hands)) / len(self.hands)
+
+    def seconds(self, command: str) -> float:
+        """The mean seconds per hand of one command ("odds default", "bid deep" …)."""
+        return sum(h.seconds[command] for h in self.hands) / len(self.hands)
+
+    def summary(self) -> dict:
+        return {
+            "gaps": {c.token: {"mean_abs": sum(g) / len(g), "worst_abs": max(g)}
+                     for c in Contract for g in [self.absolute_gaps(c)]},
+            "share_within_3pp": self.share(lambda h: h.within_tolerance),
+            "share_within_2se": self.share(lambda h: h.within_noise),
+            "share_same_recommendation": self.share(lambda h: h.same_recommendation),
+            "share_recommendation_agrees": self.share(lambda h: h.recommendation_agrees),
+            "seconds_per_command": {key: self.seconds(key) for key in self.hands[0].seconds},
+        }
+
+    def as_dict(self) -> dict:
+        return {"players": self.players, "seat": 1, "hands": len(self.hands), "seed": self.seed,
+                "default": {"play_model": self.default.play_model, "precision": self.default.precision,
+                            "max_deals": self.default.max_deals, "seed": self.default.seed},
+                "deep": {"play_model": self.deep.play_model, "worlds": self.deep.worlds,
+                         "deals": self.deep.deals, "seed": self.deep.seed},
+                "summary": self.summary(), "per_hand": [h.as_dict() for h in self.hands]}
+
+
+def random_hands(rules: Rules, n: int, seed: int) -> list[Hand]:
+    """``n`` random hands of seat 1, dealt as everywhere else (no petit sec when the rules annul it)."""
+    places = sample_deals(rules.players, n, seed, exclude_petit_sec=rules.petit_sec == "annul")
+    return [Hand(sum(1 << c for c in range(C.N_CARDS) if places[i, c] == 0)) for i in range(n)]
+
+
+def _timed(call: Callable[[], object]) -> tuple[object, float]:
+    start = time.perf_counter()
+    result = call()
+    return result, time.perf_counter() - start
+
+
+def check_hand(hand: Hand, rules: Rules, default: Settings, deep: Settings) -> HandCheck:
+    """One hand through ``odds`` and ``bid`` (seat 1, no earlier bid) under both settings."""
+    seconds = {}
+    answers = {}
+    for name, settings in (("default", default), ("deep", deep)):
+        answers["odds", name], seconds[f"odds {name}"] = _timed(lambda: contract_odds(hand, rules, 0, settings))
+        answers["bid", name], seconds[f"bid {name}"] = _timed(lambda: bid_advice(hand, rules, 0, [], settings))
+    return HandCheck(hand, answers["odds", "default"], answers["odds", "deep"], answers["bid", "default"],
+                     answers["bid", "deep"], seconds)
+
+
+def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS, deals: int = DEEP_DEALS,
+              jobs: int | None = None, progress: Callable[[int, int | None], None] | None = None) -> Calibration:
+    """Default against deep answers on ``hands`` random hands of seat 1 at ``players`` players (FFT
+    rules); ``progress(done, hands)`` after each hand."""
+    if not 1 <= hands <= MAX_HANDS:
+        raise SizeLimitError(f"--hands {hands}: expected 1 to {MAX_HANDS:,} hands")
+    rules = Rules(players=players)
+    default = Settings(jobs=jobs)
+    deep = Settings(policy="pimc", worlds=worlds, deals=deals, seed=DEEP_SEED, jobs=jobs)
+    checks = []
+    for i, hand in enumerate(random_hands(rules, hands, seed)):
+        checks.append(check_hand(hand, rules, default, deep))
+        if progress:
+            progress(i + 1, hands)
+    return Calibration(players, seed, default, deep, checks)

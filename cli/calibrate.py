@@ -1,0 +1,94 @@
+"""``tarot-analyzer calibrate``: the default answers of odds and bid against deep search, on random hands."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import click
+
+from analyzer.calibrate import DEEP_DEALS, DEEP_SEED, DEEP_WORLDS, MAX_HANDS, NOISE_SES, TOLERANCE, calibrate
+from analyzer.runs import MAX_DEALS, MAX_WORLDS
+from cli.options import echo_json, format_option, jobs_option, players_option, quiet_option, seed_option
+from cli.progress import Progress
+
+CSV_COLUMNS = ["hand_index", "hand", "contract", "p_default", "se_default", "p_deep", "se_deep", "gap", "gap_se",
+               "recommendation_default", "recommendation_deep", "recommendation_agrees"]
+
+
+@click.command("calibrate")
+@players_option
+@click.option("--hands", type=click.IntRange(1, MAX_HANDS), default=10, show_default=True,
+              help=f"Random hands of seat 1 (at most {MAX_HANDS:,}; about a minute each at the deep defaults).")
+@seed_option
+@click.option("--deep-worlds", "worlds", type=click.IntRange(1, MAX_WORLDS), default=DEEP_WORLDS, show_default=True,
+              help="Deep search: PIMC worlds per decision.")
+@click.option("--deep-deals", "deals", type=click.IntRange(10, MAX_DEALS), default=DEEP_DEALS, show_default=True,
+              help="Deep search: deals per hand (each of odds and bid).")
+@jobs_option
+@quiet_option
+@format_option("table", "json", "csv")
+def calibrate_command(players, hands, seed, worlds, deals, jobs, quiet, fmt) -> None:
+    """The default answers of odds and bid against deep search (PIMC) on random hands.
+
+    For each of --hands random hands of seat 1 (dealt from --seed), each contract's probability of
+    success by `odds` with the default settings next to the deep-search one, with their standard
+    errors and the gap, and the recommendation of `bid` under each; then the mean and worst absolute
+    gap per contract, the share of hands whose every gap is within ±3 pp or within two standard errors
+    of the difference, the share whose recommendation agrees, and the seconds per command. The deep
+    runs use deals of their own, so the two estimates are independent."""
+    with Progress("calibrating", quiet, unit="hands") as bar:
+        result = calibrate(int(players), hands, seed, worlds, deals, jobs, progress=bar)
+    if fmt == "json":
+        echo_json(result.as_dict())
+        return
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        for i, h in enumerate(result.hands, 1):
+            row = h.as_dict()
+            for gap in row["contracts"]:
+                writer.writerow({"hand_index": i, "hand": row["hand"], **gap,
+                                 **{k: row[k] for k in CSV_COLUMNS[-3:]}})
+        click.echo(buf.getvalue(), nl=False)
+        return
+    _table(result)
+
+
+def _table(result) -> None:
+    click.echo(f"{result.players} players, seat 1, {len(result.hands)} random hands (seed {result.seed})")
+    click.echo(f"default: {result.default.play_model}, until every probability is within "
+               f"±{result.default.precision:g} (the defaults of odds and bid)")
+    click.echo(f"deep:    {result.deep.play_model}, {result.deep.deals:,} deals (seed {DEEP_SEED})")
+    for i, h in enumerate(result.hands, 1):
+        click.echo("")
+        click.echo(f"hand {i}: {h.hand}  ({h.default.deals:,} default deals)")
+        click.echo(f"  {'contract':<13}{'default':>8} {'± se':>5}  {'deep':>7} {'± se':>5}  {'gap':>7} {'± se':>5}")
+        for g in h.gaps:
+            beyond = f"  beyond ±{100 * TOLERANCE:g} pp"
+            if abs(g.gap) > NOISE_SES * g.se:
+                beyond += f" and {NOISE_SES:g} se"
+            mark = beyond if abs(g.gap) > TOLERANCE else ""
+            click.echo(f"  {g.contract.token:<13}{g.default.p:>8.1%} {100 * g.default.se:>5.1f}  {g.deep.p:>7.1%} "
+                       f"{100 * g.deep.se:>5.1f}  {100 * g.gap:>+7.1f} {100 * g.se:>5.1f}{mark}")
+        cost, se = h.deep_cost
+        verdict = ("same" if h.same_recommendation else
+                   f"the default's costs {cost:+.1f} ± {se:.1f} points per deal in the deep run, "
+                   + ("within one se" if h.recommendation_agrees else "beyond one se"))
+        click.echo(f"  bid: default {h.default_bid.recommendation.token}, deep {h.deep_bid.recommendation.token} "
+                   f"({verdict})")
+    s = result.summary()
+    n = len(result.hands)
+    click.echo("")
+    click.echo(f"summary over {n} hands (gaps in percentage points: default minus deep)")
+    click.echo(f"  {'contract':<13}{'mean |gap|':>11}{'worst |gap|':>12}")
+    for token, g in s["gaps"].items():
+        click.echo(f"  {token:<13}{100 * g['mean_abs']:>11.1f}{100 * g['worst_abs']:>12.1f}")
+    for label, key in ((f"every gap within ±{TOLERANCE * 100:g} pp", "share_within_3pp"),
+                       (f"every gap within {NOISE_SES:g} se of the difference", "share_within_2se"),
+                       ("same recommendation", "share_same_recommendation"),
+                       ("recommendation agrees (same, or within one se in the deep run)",
+                        "share_recommendation_agrees")):
+        click.echo(f"  {label}: {round(s[key] * n)} of {n} hands ({s[key]:.0%})")
+    click.echo("  seconds per command: " + ", ".join(f"{k} {v:.2f}" for k, v in s["seconds_per_command"].items()))

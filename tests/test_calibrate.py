@@ -1,0 +1,130 @@
+"""calibrate: its output shape, its reproducibility, its arithmetic against direct calls of odds and bid,
+and its one-line errors (2 hands, tiny deep search)."""
+
+import csv
+import io
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer import cards as C
+from analyzer.bid import bid_advice
+from analyzer.calibrate import DEEP_SEED, calibrate
+from analyzer.errors import SizeLimitError
+from analyzer.hand import Hand
+from analyzer.odds import contract_odds
+from analyzer.rules import Rules
+from analyzer.runs import Settings
+from analyzer.sampling import sample_deals
+from analyzer.stats import Z95
+from cli.main import main
+from tests.errorline import assert_one_error_line
+
+TINY = ["--hands", "2", "--deep-worlds", "2", "--deep-deals", "10", "--jobs", "1", "--quiet"]
+CONTRACTS = ["prise", "garde", "garde-sans", "garde-contre"]
+
+
+def run(*args: str):
+    result = CliRunner().invoke(main, ["calibrate", *TINY, *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def without_seconds(data: dict) -> dict:
+    data = json.loads(json.dumps(data))
+    del data["summary"]["seconds_per_command"]
+    for hand in data["per_hand"]:
+        del hand["seconds"]
+    return data
+
+
+@pytest.fixture(scope="module")
+def report() -> dict:
+    return json.loads(run("--seed", "3", "--format", "json"))
+
+
+def test_json_shape(report):
+    assert (report["players"], report["hands"], report["seed"]) == (4, 2, 3)
+    assert report["deep"] == {"play_model": "pimc, 2 worlds per decision", "worlds": 2, "deals": 10,
+                              "seed": DEEP_SEED}
+    assert report["default"]["play_model"] == "heuristic"
+    assert list(report["summary"]["gaps"]) == CONTRACTS
+    assert set(report["summary"]["seconds_per_command"]) == {"odds default", "odds deep", "bid default", "bid deep"}
+    assert len(report["per_hand"]) == 2
+    for hand in report["per_hand"]:
+        assert [c["contract"] for c in hand["contracts"]] == CONTRACTS
+        assert hand["deals_deep"] == 10 and hand["deals_default"] >= 2000
+        assert hand["recommendation_default"] in ["pass", *CONTRACTS]
+
+
+def test_table_and_csv_shape():
+    table = run("--seed", "3")
+    assert table.startswith("4 players, seat 1, 2 random hands (seed 3)")
+    assert table.count("\nhand ") == 2 and "summary over 2 hands" in table
+    assert "seconds per command: odds default" in table
+    rows = list(csv.DictReader(io.StringIO(run("--seed", "3", "--format", "csv"))))
+    assert [(r["hand_index"], r["contract"]) for r in rows] == [(str(i), c) for i in (1, 2) for c in CONTRACTS]
+
+
+def test_same_seed_same_output_other_seed_other_hands(report):
+    again = json.loads(run("--seed", "3", "--format", "json"))
+    assert without_seconds(again) == without_seconds(report)
+    other = calibrate(4, 2, seed=4, worlds=2, deals=10, jobs=1)
+    assert [str(h.hand) for h in other.hands] != [h["hand"] for h in report["per_hand"]]
+
+
+def test_the_hands_are_seat_one_of_the_sampler_s_deals(report):
+    places = sample_deals(4, 2, 3)
+    for i, hand in enumerate(report["per_hand"]):
+        mask = Hand.parse(hand["hand"]).mask
+        assert mask == C.mask_of(c for c in range(C.N_CARDS) if places[i, c] == 0)
+        assert not Hand(mask).is_petit_sec
+
+
+def test_gaps_and_recommendations_match_direct_calls(report):
+    rules = Rules(players=4)
+    deep = Settings(policy="pimc", worlds=2, deals=10, seed=DEEP_SEED, jobs=1)
+    for hand in report["per_hand"]:
+        cards = Hand.parse(hand["hand"])
+        default_odds, deep_odds = (contract_odds(cards, rules, 0, s) for s in (Settings(jobs=1), deep))
+        default_bid, deep_bid = (bid_advice(cards, rules, 0, [], s) for s in (Settings(jobs=1), deep))
+        for row, d, s in zip(hand["contracts"], default_odds.contracts, deep_odds.contracts):
+            assert (row["p_default"], row["p_deep"]) == (d.success.p, s.success.p)
+            assert row["se_default"] == pytest.approx(d.success.half_width / Z95)
+            assert row["se_deep"] == pytest.approx(s.success.half_width / Z95)
+            assert row["gap"] == pytest.approx(d.success.p - s.success.p)
+            assert row["gap_se"] == pytest.approx(math.hypot(row["se_default"], row["se_deep"]))
+        assert hand["within_3pp"] == all(abs(r["gap"]) <= 0.03 for r in hand["contracts"])
+        assert hand["within_2se"] == all(abs(r["gap"]) <= 2 * r["gap_se"] for r in hand["contracts"])
+        assert hand["recommendation_default"] == default_bid.recommendation.token
+        assert hand["recommendation_deep"] == deep_bid.recommendation.token
+        chosen = next(o for o in deep_bid.options if o.token == default_bid.recommendation.token)
+        assert hand["deep_score_difference"] == pytest.approx(chosen.vs_best.mean)
+        assert hand["recommendation_agrees"] == (hand["same_recommendation"]
+                                                 or abs(chosen.vs_best.mean) <= chosen.vs_best.se)
+    summary = report["summary"]
+    for k, contract in enumerate(CONTRACTS):
+        gaps = [abs(h["contracts"][k]["gap"]) for h in report["per_hand"]]
+        assert summary["gaps"][contract]["mean_abs"] == pytest.approx(sum(gaps) / 2)
+        assert summary["gaps"][contract]["worst_abs"] == pytest.approx(max(gaps))
+    for key, field in (("share_within_3pp", "within_3pp"), ("share_within_2se", "within_2se"),
+                       ("share_same_recommendation", "same_recommendation"),
+                       ("share_recommendation_agrees", "recommendation_agrees")):
+        assert summary[key] == sum(h[field] for h in report["per_hand"]) / 2
+
+
+@pytest.mark.parametrize("args,word", [
+    (["--hands", "0"], "--hands"), (["--hands", str(10 ** 12)], "--hands"), (["--players", "6"], "--players"),
+    (["--deep-worlds", "0"], "--deep-worlds"), (["--deep-worlds", "x"], "--deep-worlds"),
+    (["--deep-deals", "5"], "--deep-deals"), (["--seed", "-1"], "--seed"), (["--jobs", "0"], "--jobs"),
+    (["--format", "xml"], "--format"), (["--deep-search"], "--deep-search"),
+])
+def test_bad_options_are_one_line(args, word):
+    assert_one_error_line(CliRunner().invoke(main, ["calibrate", *args]), word)
+
+
+def test_the_analyzer_refuses_too_many_hands():
+    with pytest.raises(SizeLimitError, match="--hands"):
+        calibrate(4, 10 ** 6)
