@@ -18,7 +18,8 @@ Principles, each a function below:
   a trick it cannot win for sure (a trump kept is worth more than the Excuse kept: measured in
   duplicate, docs/performance.md "Heuristic taker play");
 * leading: the taker draws trumps while the defence may still hold some and he holds enough, and
-  stops when they are out; everyone cashes master cards in suits the opponents cannot trump; the
+  stops when they are out; with fewer than four trumps out he draws only with a master trump
+  (leading a low one gives the defence a trick it would not otherwise win; measured in duplicate); everyone cashes master cards in suits the opponents cannot trump; the
   defence leads the taker's void suits to make him trump and hunts the Petit with master trumps;
   the Petit is kept for the last trick ("au bout") and never led into danger;
 * following: pile points ("charger") on a trick the partner is sure to win, keep low cards when an
@@ -237,7 +238,7 @@ def choose_lead(players, seat, is_taker_side, hand_t, legal_s, legal_t, allies, 
         if trumps_out >> np.uint64(top + 1) == ZERO and top != 0:
             return FIRST_TRUMP_ID + top
         low = my_trumps & ~ONE
-        if low != ZERO:
+        if low != ZERO and popcount(trumps_out) >= 4:
             return FIRST_TRUMP_ID + lowest_bit(low)
     # 2. The defence hunts the Petit with master trumps.
     if not is_taker_side and trumps_out & ONE and my_trumps != ZERO:
