@@ -14,11 +14,14 @@ Card sets are two words, as everywhere in the kernels: ``s`` holds the 56 suit c
 
 Principles, each a function below:
 * ``excuse_now``: play the Excuse before the last trick (it would change side there) and use it to
-  avoid giving points to an opponent's trick;
+  avoid giving points to an opponent's trick; the taker's side also plays it rather than a trump on
+  a trick it cannot win for sure (a trump kept is worth more than the Excuse kept: measured in
+  duplicate, docs/performance.md "Heuristic taker play");
 * leading: the taker draws trumps while the defence may still hold some and he holds enough, and
-  stops when they are out; everyone cashes master cards in suits the opponents cannot trump; the
-  defence leads the taker's void suits to make him trump and hunts the Petit with master trumps;
-  the Petit is kept for the last trick ("au bout") and never led into danger;
+  stops when they are out; with fewer than four trumps out he draws only with a master trump
+  (leading a low one gives the defence a trick it would not otherwise win; measured in duplicate);
+  everyone cashes master cards in suits the opponents cannot trump; the defence leads the taker's
+  void suits to make him trump and hunts the Petit with master trumps; the Petit is kept for the last trick ("au bout") and never led into danger;
 * following: pile points ("charger") on a trick the partner is sure to win, keep low cards when an
   opponent wins, win cheaply when a card is sure to hold, save the Petit under a partner's winning
   trump or when it is sure to win, and do not spend the 21 on an empty trick;
@@ -235,7 +238,7 @@ def choose_lead(players, seat, is_taker_side, hand_t, legal_s, legal_t, allies, 
         if trumps_out >> np.uint64(top + 1) == ZERO and top != 0:
             return FIRST_TRUMP_ID + top
         low = my_trumps & ~ONE
-        if low != ZERO:
+        if low != ZERO and popcount(trumps_out) >= 4:
             return FIRST_TRUMP_ID + lowest_bit(low)
     # 2. The defence hunts the Petit with master trumps.
     if not is_taker_side and trumps_out & ONE and my_trumps != ZERO:
@@ -336,6 +339,18 @@ def choose_follow(players, seat, legal_s, legal_t, trick_len, led, best, best_se
 
 
 @njit(cache=True)
+def sure_winner(players, seat, cards_t, trick_len, led, best, allies, out_s, out_t, excl_s, excl_t):
+    """Whether one of the trumps ``cards_t`` beats the trick and cannot be beaten after it."""
+    x = cards_t & ALL_TRUMPS
+    while x != ZERO:
+        c = FIRST_TRUMP_ID + lowest_bit(x)
+        x &= x - ONE
+        if beats(c, best, led) and is_safe(c, led, players, seat, trick_len, allies, out_s, out_t, excl_s, excl_t):
+            return True
+    return False
+
+
+@njit(cache=True)
 def heuristic_card(players, seat, taker, allies, hand_t, legal_s, legal_t, trick_len, led, best, best_seat,
                    points, tricks_left, side_won_all, out_s, out_t, excl_s, excl_t):
     """The card the heuristic policy plays (a card id among the legal ones).
@@ -357,6 +372,9 @@ def heuristic_card(players, seat, taker, allies, hand_t, legal_s, legal_t, trick
             ally_safe = is_safe(best, led, players, seat, trick_len, allies, out_s, out_t, excl_s, excl_t)
         if excuse_now(legal_t, tricks_left, side_won_all, trick_len, ally_safe,
                       lowest_value_card(others_s, others_t)):
+            return EXCUSE_ID
+        if is_taker_side and led != -1 and not ally_safe and others_s == ZERO \
+                and not sure_winner(players, seat, others_t, trick_len, led, best, allies, out_s, out_t, excl_s, excl_t):
             return EXCUSE_ID
     if led == -1:
         return choose_lead(players, seat, is_taker_side, hand_t, others_s, others_t, allies, taker,
