@@ -21,7 +21,8 @@ Principles, each a function below:
   stops when they are out; with fewer than four trumps out he draws only with a master trump
   (leading a low one gives the defence a trick it would not otherwise win; measured in duplicate);
   everyone cashes master cards in suits the opponents cannot trump; the defence leads the taker's
-  void suits to make him trump and hunts the Petit with master trumps; the Petit is kept for the last trick ("au bout") and never led into danger;
+  void suits to make him trump and hunts the Petit with master trumps; the Petit is kept for the
+  last trick ("au bout") and never led into danger;
 * following: pile points ("charger") on a trick the partner is sure to win, keep low cards when an
   opponent wins, win cheaply when a card is sure to hold, save the Petit under a partner's winning
   trump or when it is sure to win, and do not spend the 21 on an empty trick;
