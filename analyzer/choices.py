@@ -51,6 +51,8 @@ class Comparison:
     seat: int
     deals: int
     alternatives: list[Alternative]
+    play_model: str = "heuristic"      # the card play behind the numbers (``Settings.play_model``)
+    searched_deals: int = 0            # deals played with search
 
     @property
     def best(self) -> Alternative:
@@ -58,7 +60,8 @@ class Comparison:
 
     def as_dict(self) -> dict:
         return {"question": self.question, "players": self.players, "seat": self.seat + 1, "hand": str(self.hand),
-                "contract": self.contract.token, "deals": self.deals, "recommendation": self.best.label,
+                "contract": self.contract.token, "play_model": self.play_model, "deals": self.deals,
+                "searched_deals": self.searched_deals, "recommendation": self.best.label,
                 "alternatives": [a.as_dict() for a in self.alternatives]}
 
 
@@ -95,7 +98,8 @@ def compare(question: str, hand: Hand, rules: Rules, contract: Contract, options
                                 moments.difference(FEATURES * i + SCORE, FEATURES * best + SCORE))
                     for i, label in enumerate(labels)]
     alternatives.sort(key=lambda a: -a.score.mean)
-    return Comparison(question, hand, contract, rules.players, seat, moments.n, alternatives)
+    return Comparison(question, hand, contract, rules.players, seat, moments.n, alternatives, settings.play_model,
+                      settings.searched_deals(moments.n))
 
 
 def _choices(**given: int) -> np.ndarray:

@@ -169,7 +169,8 @@ def _render_comparison(comparison, rules, fmt: str, notes: list[str] = ()) -> No
         click.echo(buf.getvalue(), nl=False)
         return
     c = comparison
-    click.echo(f"{c.question}  {c.hand}  ({c.contract.token}, seat {c.seat + 1} of {c.players}, {c.deals:,} deals)")
+    click.echo(f"{c.question}  {c.hand}  ({c.contract.token}, seat {c.seat + 1} of {c.players})")
+    click.echo(play_line(c.play_model, c.deals, c.searched_deals))
     width = max(len(r["choice"]) for r in rows) + 2
     click.echo(f"{'choice':<{width}}{'score':>9} {'± se':>6}  {'made':>6}  {'chelem':>6}  {'vs best':>14}")
     for r in rows:
@@ -289,8 +290,9 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
     rule = (f"may not go: {format_cards(kings_oudlers) or 'none held'} (Kings and oudlers); "
             + (f"{forced} trump(s) must go and are shown" if forced else "no trump may go"))
     if fmt == "json":
-        echo_json({"hand": str(cards), "chien": str(dog), "contract": contract.token, "deals": settings.deals,
-                   "rules": rule, "discards": rows, "variants": rules.variants()})
+        echo_json({"hand": str(cards), "chien": str(dog), "contract": contract.token, "play_model": settings.play_model,
+                   "deals": settings.deals, "searched_deals": settings.searched_deals(settings.deals), "rules": rule,
+                   "discards": rows, "variants": rules.variants()})
         return
     if fmt == "csv":
         buf = io.StringIO()
@@ -299,7 +301,8 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
         writer.writerows(rows)
         click.echo(buf.getvalue(), nl=False)
         return
-    click.echo(f"{cards} + chien {dog}  ({contract.token}, {settings.deals:,} deals, {settings.policy} play)")
+    click.echo(f"{cards} + chien {dog}  ({contract.token})")
+    click.echo(play_line(settings.play_model, settings.deals, settings.searched_deals(settings.deals)))
     click.echo(rule)
     for r in rows:
         shown = f"  shows {r['shown_trumps']}" if r["shown_trumps"] else ""

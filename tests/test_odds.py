@@ -115,3 +115,18 @@ def test_the_output_states_the_play_model_and_the_searched_deals(command):
     search = json.loads(run("--format", "json", "--policy", "pimc", "--worlds", "2"))
     assert (fast["play_model"], fast["searched_deals"], fast["deals"]) == ("heuristic", 0, 20)
     assert (search["play_model"], search["searched_deals"]) == ("pimc, 2 worlds per decision", 20)
+
+
+
+@pytest.mark.parametrize("args", [["poignee", "--contract", "garde"], ["chelem", "--contract", "garde"],
+                                  ["discard", "--chien", "5C 6C 8C 10C 1H 3H", "--contract", "garde"]],
+                         ids=["poignee", "chelem", "discard"])
+def test_the_choice_commands_state_the_play_model_too(args):
+    hand = str(WEAK) if args[0] == "discard" else "21 20 19 18 17 16 15 14 13 12 11 KS QS KH QH KD QD KC"
+    command = [args[0], hand, *args[1:], "--deals", "20", "--seed", "3"]
+    runner = CliRunner()
+    table = runner.invoke(main, command)
+    assert table.exit_code == 0, table.output
+    assert "\nplay: heuristic, 20 deals (0 searched)" in table.stdout
+    data = json.loads(runner.invoke(main, [*command, "--format", "json"]).stdout)
+    assert (data["play_model"], data["searched_deals"], data["deals"]) == ("heuristic", 0, 20)
