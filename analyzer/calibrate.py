@@ -1,7 +1,7 @@
 """Default advice against deep search: how far the fast answers of ``odds`` and ``bid`` are from PIMC.
 
-Random hands for seat 1 are dealt by the sampler (``analyzer.sampling``; petit sec excluded under the
-FFT rules), reproducibly from a seed.  Each hand is analysed by the very functions behind the commands,
+Random hands for seat 1 are dealt by the sampler (``analyzer.sampling``; petit sec excluded unless the
+rules play it), reproducibly from a seed, under the FFT rules or the variants given.  Each hand is analysed by the very functions behind the commands,
 twice: with the default settings (``Settings()``: heuristic play, precision 0.01, seed 0, exactly what
 ``tarot-analyzer odds HAND`` and ``bid HAND`` print) and with deep search (PIMC, ``worlds`` per decision,
 a fixed number of deals, seed ``DEEP_SEED``).  The deep run plays other deals than the default one, so
@@ -127,11 +127,15 @@ class HandCheck:
 
 @dataclass(frozen=True)
 class Calibration:
-    players: int
+    rules: Rules
     seed: int
     default: Settings
     deep: Settings
     hands: list[HandCheck]
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
 
     def absolute_gaps(self, contract: Contract) -> list[float]:
         return [abs(g.gap) for h in self.hands for g in h.gaps if g.contract == contract]
@@ -160,7 +164,8 @@ class Calibration:
                             "max_deals": self.default.max_deals, "seed": self.default.seed},
                 "deep": {"play_model": self.deep.play_model, "worlds": self.deep.worlds,
                          "deals": self.deep.deals, "seed": self.deep.seed},
-                "summary": self.summary(), "per_hand": [h.as_dict() for h in self.hands]}
+                "summary": self.summary(), "per_hand": [h.as_dict() for h in self.hands],
+                "variants": self.rules.variants()}
 
 
 def random_hands(rules: Rules, n: int, seed: int) -> list[Hand]:
@@ -187,12 +192,16 @@ def check_hand(hand: Hand, rules: Rules, default: Settings, deep: Settings) -> H
 
 
 def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS, deals: int = DEEP_DEALS,
-              jobs: int | None = None, progress: Callable[[int, int | None], None] | None = None) -> Calibration:
-    """Default against deep answers on ``hands`` random hands of seat 1 at ``players`` players (FFT
-    rules); ``progress(done, hands)`` after each hand."""
+              jobs: int | None = None, progress: Callable[[int, int | None], None] | None = None,
+              rules: Rules | None = None) -> Calibration:
+    """Default against deep answers on ``hands`` random hands of seat 1 at ``players`` players, under
+    ``rules`` (FFT when None; their player count must be ``players``); ``progress(done, hands)`` after
+    each hand."""
     if not 1 <= hands <= MAX_HANDS:
         raise SizeLimitError(f"--hands {hands}: expected 1 to {MAX_HANDS:,} hands")
-    rules = Rules(players=players)
+    rules = rules or Rules(players=players)
+    if rules.players != players:
+        raise ValueError(f"rules for {rules.players} players given for a {players}-player calibration")
     default = Settings(jobs=jobs)
     deep = Settings(policy="pimc", worlds=worlds, deals=deals, seed=DEEP_SEED, jobs=jobs)
     checks = []
@@ -200,4 +209,4 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
         checks.append(check_hand(hand, rules, default, deep))
         if progress:
             progress(i + 1, hands)
-    return Calibration(players, seed, default, deep, checks)
+    return Calibration(rules, seed, default, deep, checks)

@@ -9,7 +9,8 @@ import click
 
 from analyzer.calibrate import DEEP_DEALS, DEEP_SEED, DEEP_WORLDS, MAX_HANDS, NOISE_SES, TOLERANCE, calibrate
 from analyzer.runs import MAX_DEALS, MAX_WORLDS
-from cli.options import echo_json, format_option, jobs_option, players_option, quiet_option, seed_option
+from cli.options import (echo_json, format_option, jobs_option, players_option, quiet_option, rules_from,
+                         seed_option, variant_option)
 from cli.progress import Progress
 
 CSV_COLUMNS = ["hand_index", "hand", "contract", "p_default", "se_default", "p_deep", "se_deep", "gap", "gap_se",
@@ -26,9 +27,10 @@ CSV_COLUMNS = ["hand_index", "hand", "contract", "p_default", "se_default", "p_d
 @click.option("--deep-deals", "deals", type=click.IntRange(10, MAX_DEALS), default=DEEP_DEALS, show_default=True,
               help="Deep search: deals per hand (each of odds and bid).")
 @jobs_option
+@variant_option
 @quiet_option
 @format_option("table", "json", "csv")
-def calibrate_command(players, hands, seed, worlds, deals, jobs, quiet, fmt) -> None:
+def calibrate_command(players, hands, seed, worlds, deals, jobs, variants, quiet, fmt) -> None:
     """The default answers of odds and bid against deep search (PIMC) on random hands.
 
     For each of --hands random hands of seat 1 (dealt from --seed), each contract's probability of
@@ -37,8 +39,9 @@ def calibrate_command(players, hands, seed, worlds, deals, jobs, quiet, fmt) -> 
     gap per contract, the share of hands whose every gap is within ±3 pp or within two standard errors
     of the difference, the share whose recommendation agrees, and the seconds per command. The deep
     runs use deals of their own, so the two estimates are independent."""
+    rules = rules_from(players, variants)
     with Progress("calibrating", quiet, unit="hands") as bar:
-        result = calibrate(int(players), hands, seed, worlds, deals, jobs, progress=bar)
+        result = calibrate(rules.players, hands, seed, worlds, deals, jobs, progress=bar, rules=rules)
     if fmt == "json":
         echo_json(result.as_dict())
         return

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from analyzer import cards as C
 from analyzer.bid import bid_advice
-from analyzer.calibrate import DEEP_SEED, calibrate
+from analyzer.calibrate import DEEP_SEED, calibrate, random_hands
 from analyzer.errors import SizeLimitError
 from analyzer.hand import Hand
 from analyzer.odds import contract_odds
@@ -119,7 +119,7 @@ def test_gaps_and_recommendations_match_direct_calls(report):
     (["--hands", "0"], "--hands"), (["--hands", str(10 ** 12)], "--hands"), (["--players", "6"], "--players"),
     (["--deep-worlds", "0"], "--deep-worlds"), (["--deep-worlds", "x"], "--deep-worlds"),
     (["--deep-deals", "5"], "--deep-deals"), (["--seed", "-1"], "--seed"), (["--jobs", "0"], "--jobs"),
-    (["--format", "xml"], "--format"), (["--deep-search"], "--deep-search"),
+    (["--format", "xml"], "--format"), (["--deep-search"], "--deep-search"), (["--variant", "petit-sec=x"], "--variant"),
 ])
 def test_bad_options_are_one_line(args, word):
     assert_one_error_line(CliRunner().invoke(main, ["calibrate", *args]), word)
@@ -128,3 +128,15 @@ def test_bad_options_are_one_line(args, word):
 def test_the_analyzer_refuses_too_many_hands():
     with pytest.raises(SizeLimitError, match="--hands"):
         calibrate(4, 10 ** 6)
+
+
+def test_variants_reach_the_hands_and_are_stated():
+    """Under petit-sec=play the hands may hold a petit sec, and the JSON states the variants."""
+    result = CliRunner().invoke(main, ["calibrate", "--hands", "1", "--deep-worlds", "2", "--deep-deals", "10",
+                                       "--variant", "petit-sec=play", "--format", "json", "--quiet", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["variants"]["petit-sec"] == "play"
+    def petit_secs(rules):
+        return sum(h.mask & (C.TRUMP_BITS | 1 << C.EXCUSE) == 1 << C.trump(1) for h in random_hands(rules, 10000, 0))
+
+    assert petit_secs(Rules.from_options(5, ("petit-sec=play",))) > 0 == petit_secs(Rules(players=5))
