@@ -18,10 +18,9 @@ import numpy as np
 from analyzer.baselines import METHODS, baseline_contract
 from analyzer.bid import bid_advice
 from analyzer.errors import SizeLimitError
-from analyzer.hand import Hand
 from analyzer.rules import Rules
 from analyzer.runs import Settings
-from analyzer.sampling import sample_deals
+from analyzer.sampling import random_hands
 from analyzer.stats import Mean
 
 
@@ -52,11 +51,9 @@ def check_bidding(hands: int = 1000, players: int = 4, deals: int = 1000, seed: 
     if not 1 <= hands <= MAX_HANDS:
         raise SizeLimitError(f"--hands {hands}: expected 1 to {MAX_HANDS:,} hands")
     rules = rules or Rules(players=players)
-    places = sample_deals(rules.players, hands, seed, exclude_petit_sec=rules.petit_sec == "annul")
     agreement = {m: Counter() for m in METHODS}
     gains = {m: [] for m in METHODS}
-    for i in range(hands):
-        hand = Hand(sum(1 << c for c in range(78) if places[i, c] == 0))
+    for i, hand in enumerate(random_hands(rules, hands, seed)):
         choose = bid_advice(hand, rules, 0, [], Settings(policy, deals=deals, seed=seed + 1 + i, jobs=jobs))
         score = bid_advice(hand, rules, 0, [], Settings(policy, deals=deals, seed=seed + 1_000_003 + i, jobs=jobs))
         value = {o.token: o.score.mean for o in score.options}

@@ -1,8 +1,8 @@
 """Default advice against deep search: how far the fast answers of ``odds`` and ``bid`` are from PIMC.
 
-Random hands for seat 1 are dealt by the sampler (``analyzer.sampling``; petit sec excluded unless the
-rules play it), reproducibly from a seed, under the FFT rules or the variants given.  Each hand is analysed by the very functions behind the commands,
-twice: with the default settings (``Settings()``: heuristic play, precision 0.01, seed 0, exactly what
+Random hands for seat 1 are dealt by the sampler (``analyzer.sampling.random_hands``; petit sec
+excluded unless the rules play it), reproducibly from a seed, under the FFT rules or the variants
+given.  Each hand is analysed by the very functions behind the commands, twice: with the default settings (``Settings()``: heuristic play, precision 0.01, seed 0, exactly what
 ``tarot-analyzer odds HAND`` and ``bid HAND`` print) and with deep search (PIMC, ``worlds`` per decision,
 a fixed number of deals, seed ``DEEP_SEED``).  The deep run plays other deals than the default one, so
 the two estimates are independent and the standard error of their difference is √(se₁² + se₂²).
@@ -23,14 +23,13 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from analyzer import cards as C
 from analyzer.bid import BidAdvice, bid_advice
 from analyzer.errors import SizeLimitError
 from analyzer.hand import Hand
 from analyzer.odds import ContractOdds, OddsResult, contract_odds
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings
-from analyzer.sampling import sample_deals
+from analyzer.sampling import random_hands
 from analyzer.stats import Z95
 
 DEEP_SEED = 1            # the deep runs' deals: other streams than the default runs' (seed 0)
@@ -168,12 +167,6 @@ class Calibration:
                 "variants": self.rules.variants()}
 
 
-def random_hands(rules: Rules, n: int, seed: int) -> list[Hand]:
-    """``n`` random hands of seat 1, dealt as everywhere else (no petit sec when the rules annul it)."""
-    places = sample_deals(rules.players, n, seed, exclude_petit_sec=rules.petit_sec == "annul")
-    return [Hand(sum(1 << c for c in range(C.N_CARDS) if places[i, c] == 0)) for i in range(n)]
-
-
 def _timed(call: Callable[[], object]) -> tuple[object, float]:
     start = time.perf_counter()
     result = call()
@@ -194,14 +187,11 @@ def check_hand(hand: Hand, rules: Rules, default: Settings, deep: Settings) -> H
 def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS, deals: int = DEEP_DEALS,
               jobs: int | None = None, progress: Callable[[int, int | None], None] | None = None,
               rules: Rules | None = None) -> Calibration:
-    """Default against deep answers on ``hands`` random hands of seat 1 at ``players`` players, under
-    ``rules`` (FFT when None; their player count must be ``players``); ``progress(done, hands)`` after
-    each hand."""
+    """Default against deep answers on ``hands`` random hands of seat 1 under ``rules`` (FFT at
+    ``players`` players when None); ``progress(done, hands)`` after each hand."""
     if not 1 <= hands <= MAX_HANDS:
         raise SizeLimitError(f"--hands {hands}: expected 1 to {MAX_HANDS:,} hands")
     rules = rules or Rules(players=players)
-    if rules.players != players:
-        raise ValueError(f"rules for {rules.players} players given for a {players}-player calibration")
     default = Settings(jobs=jobs)
     deep = Settings(policy="pimc", worlds=worlds, deals=deals, seed=DEEP_SEED, jobs=jobs)
     checks = []

@@ -10,6 +10,8 @@ petit sec are excluded unless asked otherwise.
   play), ``Holds(seat, cards)`` (a shown poignée, a revealed King), ``CountBetween(seat, cards, at_least,
   at_most)`` (how many of a group a seat holds).
 
+``random_hands(rules, n, seed)``: random hands of the first seat to speak (the yardsticks' hands).
+
 Fixed cards and voids are met exactly (complement dealing, or the exact constrained sampler when a
 void is given); petit sec and counts by rejection, with the acceptance rate reported and a clear
 error when the constraints are impossible or too rare to meet.
@@ -26,7 +28,7 @@ from analyzer import cards as C
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.notation import parse_mask
-from analyzer.rules import CHIEN_SIZE, HAND_SIZE
+from analyzer.rules import CHIEN_SIZE, HAND_SIZE, Rules
 from kernels.batch import sample_batch
 from kernels.deals import MAX_TRIES
 from kernels.constrained import sample_constrained_batch
@@ -166,3 +168,10 @@ def sample_deals(players: int, n: int, seed: int, fixed: Mapping | None = None, 
                  exclude_petit_sec: bool = True) -> np.ndarray:
     """(n, 78) int8 array of card places; see the module docstring."""
     return sample(players, n, seed, fixed, constraints, exclude_petit_sec).places
+
+
+def random_hands(rules: Rules, n: int, seed: int) -> list[Hand]:
+    """``n`` random hands of the first seat to speak, dealt by ``sample_deals`` (no petit sec when the
+    rules annul it), reproducibly from ``seed``."""
+    places = sample_deals(rules.players, n, seed, exclude_petit_sec=rules.petit_sec == "annul")
+    return [Hand(sum(1 << c for c in range(C.N_CARDS) if places[i, c] == 0)) for i in range(n)]

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.batch import places_to_words
-from kernels.bidding import baseline_bid, bid_probability
+from kernels.bidding import bid_probability, finish_auction
 from kernels.deals import deal_into, stream_state
 from kernels.pimc import play_to_end
 from kernels.playout import (F_GOULASH, PARTNER, RESULT_SIZE, R_MADE, STATE_SIZE, deal_to_play,
@@ -73,19 +73,12 @@ def bid_batch(fixed, unseen, slots, players, seat, earlier, condition, option, m
         weights[i] = bids_likelihood(hs, ht, players, seat, earlier, method, noise) if condition else 1.0
         bids = np.empty(players, dtype=np.int64)
         best = 0
-        taker = -1
         for s in range(seat):
             bids[s] = earlier[s]
-            if earlier[s] > best:
-                best, taker = earlier[s], s
+            best = max(best, earlier[s])
         bids[seat] = option if option > best else 0
-        if option > best:
-            best, taker = option, seat
-        for s in range(seat + 1, players):
-            b = baseline_bid(hs[s], ht[s], method, players, best)
-            bids[s] = b
-            if b > best:
-                best, taker = b, s
+        taker = finish_auction(hs, ht, players, method, bids, seat + 1)
+        best = bids[taker] if taker >= 0 else 0
         out[i, B_TAKER] = taker
         out[i, B_CONTRACT] = best
         if taker < 0 and flags[F_GOULASH] == 0:

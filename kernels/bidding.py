@@ -160,13 +160,20 @@ def baseline_bid(hand_s, hand_t, method, players, best_so_far):
 def run_auction(hands_s, hands_t, players, method, out_bids):
     """One round of bidding by the model, seat 0 first; fills ``out_bids`` and returns the taker
     (or -1 when everybody passes)."""
+    return finish_auction(hands_s, hands_t, players, method, out_bids, 0)
+
+
+@njit(cache=True)
+def finish_auction(hands_s, hands_t, players, method, bids, first):
+    """The round of bidding with ``bids[:first]`` already made: seats ``first``… bid by the model
+    into ``bids``; returns the taker (the highest bidder, or -1 when everybody passes)."""
     best = 0
     taker = -1
     for seat in range(players):
-        b = baseline_bid(hands_s[seat], hands_t[seat], method, players, best)
-        out_bids[seat] = b
-        if b > 0:
-            best, taker = b, seat
+        if seat >= first:
+            bids[seat] = baseline_bid(hands_s[seat], hands_t[seat], method, players, best)
+        if bids[seat] > best:
+            best, taker = bids[seat], seat
     return taker
 
 

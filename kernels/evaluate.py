@@ -2,7 +2,7 @@
 worlds (common random numbers) and the deal finished by the given policies, for coaching.
 
 A world is dealt exactly uniformly among the layouts the seat to play cannot tell from the real one
-(``kernels.pimc.seat_knowledge``, ``kernels.worlds``) and meets the petit sec constraint: the worlds of
+(``kernels.pimc.seat_sampler``, ``kernels.worlds``) and meets the petit sec constraint: the worlds of
 the search (``kernels/pimc.py``, policy ``PIMC``).  World ``w`` draws from its own stream
 ``(seed, w)`` and every candidate is played from the same stream state after the deal, so results do
 not depend on the thread schedule and the candidates' differences are measured on equal terms.
@@ -16,9 +16,8 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.deals import stream_state
-from kernels.pimc import draw_world, play_to_end, seat_knowledge
+from kernels.pimc import draw_world, play_to_end, seat_sampler
 from kernels.playout import LEADER, PARTNER, PLAYERS, R_MADE, RESULT_SIZE, STATE_SIZE, TRICK_LEN, advance
-from kernels.worlds import prepare
 
 
 @njit(cache=True)
@@ -38,10 +37,7 @@ def world_values(hs, ht, st, candidates, policies, search_worlds, seed, scores, 
     that seat plays ``candidates[j]`` in world ``w`` (``scores.shape[0]`` worlds)."""
     players = st[PLAYERS]
     seat = (st[LEADER] + st[TRICK_LEN]) % players
-    allowed = np.empty(78, dtype=np.int64)
-    room = np.empty(players + 1, dtype=np.int64)
-    seat_knowledge(hs, ht, st, seat, allowed, room)
-    fixed, constrained, last, _, left, strides, table, start = prepare(allowed, room)
+    sampler = seat_sampler(hs, ht, st, seat)
     for w in prange(scores.shape[0]):
         place = np.empty(78, dtype=np.int64)
         world_s = np.empty(players + 1, dtype=np.uint64)
@@ -50,8 +46,7 @@ def world_values(hs, ht, st, candidates, policies, search_worlds, seed, scores, 
         play_t = np.empty(players + 1, dtype=np.uint64)
         play_st = np.empty(STATE_SIZE, dtype=np.int64)
         result = np.empty(RESULT_SIZE, dtype=np.int64)
-        state, partner = draw_world(allowed, fixed, constrained, last, strides, left, table, start,
-                                    stream_state(seed, w), place, st, seat, True, world_s, world_t)
+        state, partner = draw_world(sampler, stream_state(seed, w), place, st, seat, True, world_s, world_t)
         for j in range(candidates.shape[0]):
             for p in range(players + 1):
                 play_s[p] = world_s[p]

@@ -220,14 +220,31 @@ def auction_likelihood(world_s, world_t, st, seat, noise):
 
 
 @njit(cache=True)
-def draw_world(allowed, fixed, constrained, last, strides, left, table, start, state, place, st, seat, constrain,
-               world_s, world_t):
-    """A world into ``place`` and ``world_s``/``world_t``, drawn again (up to ``MAX_REDRAWS`` times)
-    while it breaks the petit sec constraint when ``constrain``; returns (RNG state, the partner as
-    ``seat`` sees it).  The redraws come from a stream of their own, so that the main stream advances
-    by one world whatever happens: with and without the constraint the search sees the same worlds
-    but the few it rejects (common random numbers when the two are compared)."""
-    state = sample_world(allowed, fixed, constrained, last, strides, left, table, start, state, place)
+def seat_sampler(hs, ht, st, seat):
+    """What ``sample_world`` needs to deal the worlds ``seat`` cannot tell from the real one: (allowed
+    places per card, then ``kernels.worlds.prepare``'s plan), as one tuple for ``draw_world``."""
+    players = st[PLAYERS]
+    allowed = np.empty(78, dtype=np.int64)
+    room = np.empty(players + 1, dtype=np.int64)
+    seat_knowledge(hs, ht, st, seat, allowed, room)
+    fixed, constrained, last, _, left, strides, table, start = prepare(allowed, room)
+    return allowed, fixed, constrained, last, strides, left, table, start
+
+
+@njit(cache=True, inline="always")
+def sample_from(sampler, state, place):
+    allowed, fixed, constrained, last, strides, left, table, start = sampler
+    return sample_world(allowed, fixed, constrained, last, strides, left, table, start, state, place)
+
+
+@njit(cache=True)
+def draw_world(sampler, state, place, st, seat, constrain, world_s, world_t):
+    """A world (``seat_sampler``) into ``place`` and ``world_s``/``world_t``, drawn again (up to
+    ``MAX_REDRAWS`` times) while it breaks the petit sec constraint when ``constrain``; returns (RNG
+    state, the partner as ``seat`` sees it).  The redraws come from a stream of their own, so that the
+    main stream advances by one world whatever happens: with and without the constraint the search
+    sees the same worlds but the few it rejects (common random numbers when the two are compared)."""
+    state = sample_from(sampler, state, place)
     partner = world_into(place, st, seat, world_s, world_t)
     if not constrain or st[PETIT_SEC_ANNULLED] == 0:
         return state, partner
@@ -235,7 +252,7 @@ def draw_world(allowed, fixed, constrained, last, strides, left, table, start, s
     for _ in range(MAX_REDRAWS):
         if not dealt_petit_sec(world_s, world_t, st, seat):
             break
-        extra = sample_world(allowed, fixed, constrained, last, strides, left, table, start, extra, place)
+        extra = sample_from(sampler, extra, place)
         partner = world_into(place, st, seat, world_s, world_t)
     return state, partner
 
@@ -287,10 +304,7 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
         k += 1
     if n_legal == 1:
         return candidates[0], state
-    allowed = np.empty(78, dtype=np.int64)
-    room = np.empty(players + 1, dtype=np.int64)
-    seat_knowledge(hs, ht, st, seat, allowed, room)
-    fixed, constrained, last, _, left, strides, table, start = prepare(allowed, room)
+    sampler = seat_sampler(hs, ht, st, seat)
     place = np.empty(78, dtype=np.int64)
     world_s = np.empty(players + 1, dtype=np.uint64)
     world_t = np.empty(players + 1, dtype=np.uint64)
@@ -308,8 +322,7 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
     solved_cards = np.empty(MAX_MOVES, dtype=np.int64)
     solved_values = np.empty(MAX_MOVES, dtype=np.int64)
     for v in range(worlds):
-        state, partner = draw_world(allowed, fixed, constrained, last, strides, left, table, start, state, place,
-                                    st, seat, constrain, world_s, world_t)
+        state, partner = draw_world(sampler, state, place, st, seat, constrain, world_s, world_t)
         if weigh:
             likelihood[v] = auction_likelihood(world_s, world_t, st, seat, AUCTION_NOISE)
         if solving:

@@ -11,13 +11,13 @@ from click.testing import CliRunner
 
 from analyzer import cards as C
 from analyzer.bid import bid_advice
-from analyzer.calibrate import DEEP_SEED, calibrate, random_hands
+from analyzer.calibrate import DEEP_SEED, calibrate
 from analyzer.errors import SizeLimitError
 from analyzer.hand import Hand
 from analyzer.odds import contract_odds
 from analyzer.rules import Rules
 from analyzer.runs import Settings
-from analyzer.sampling import sample_deals
+from analyzer.sampling import random_hands, sample_deals
 from analyzer.stats import Z95
 from cli.main import main
 from tests.errorline import assert_one_error_line

@@ -16,9 +16,8 @@ from analyzer.simulate import state_from_game
 from kernels import playout as K
 from kernels.bidding import TAROTCLUB, bid_probability
 from kernels.pimc import (auction_likelihood, dealt_petit_sec, draw_world, hand_as_dealt, mixture_weights,
-                          pimc_card_solving, seat_knowledge)
+                          pimc_card_solving, seat_sampler)
 from kernels.endgame import new_workspace
-from kernels.worlds import prepare
 from tests.randomplay import random_deal, step
 from tests.test_pimc import positions
 
@@ -167,10 +166,7 @@ def test_the_petit_sec_constraint_is_uniform_conditioning():
     for k, game in enumerate(_early_positions(players, 12, seed=9)):
         hs, ht, st = state_from_game(game)
         seat = game.to_act
-        allowed = np.empty(78, dtype=np.int64)
-        room = np.empty(players + 1, dtype=np.int64)
-        seat_knowledge(hs, ht, st, seat, allowed, room)
-        fixed, constrained, last, _, left, strides, table, start = prepare(allowed, room)
+        sampler = seat_sampler(hs, ht, st, seat)
         place = np.empty(78, dtype=np.int64)
         ws = np.empty(players + 1, dtype=np.uint64)
         wt = np.empty(players + 1, dtype=np.uint64)
@@ -179,8 +175,7 @@ def test_the_petit_sec_constraint_is_uniform_conditioning():
         for constrain in (False, True):
             state = np.uint64(1000 + k)
             for _ in range(n):
-                state, _ = draw_world(allowed, fixed, constrained, last, strides, left, table, start, state, place,
-                                      st, seat, constrain, ws, wt)
+                state, _ = draw_world(sampler, state, place, st, seat, constrain, ws, wt)
                 state = np.uint64(state)
                 sec = _python_petit_sec(game, place, seat)
                 assert sec == dealt_petit_sec(ws, wt, st, seat)

@@ -11,8 +11,7 @@ from analyzer.knowledge import seat_view
 from analyzer.rules import Rules
 from analyzer.simulate import state_from_game
 from kernels import playout as K
-from kernels.pimc import pimc_card, seat_knowledge
-from kernels.worlds import prepare, sample_world
+from kernels.pimc import pimc_card, sample_from, seat_knowledge, seat_sampler
 from tests.randomplay import held_miseres, misere_deal, random_deal, step
 
 
@@ -63,12 +62,8 @@ def _rehide(hs, ht, st, seat, seed):
     """The same position with the cards hidden from ``seat`` redealt among the worlds it cannot
     tell apart (partner recomputed from the called card)."""
     players = int(st[K.PLAYERS])
-    allowed = np.empty(78, dtype=np.int64)
-    room = np.empty(players + 1, dtype=np.int64)
-    seat_knowledge(hs, ht, st, seat, allowed, room)
-    fixed, constrained, last, _, left, strides, table, start = prepare(allowed, room)
     place = np.empty(78, dtype=np.int64)
-    sample_world(allowed, fixed, constrained, last, strides, left, table, start, np.uint64(seed), place)
+    sample_from(seat_sampler(hs, ht, st, seat), np.uint64(seed), place)
     hs2 = np.zeros_like(hs)
     ht2 = np.zeros_like(ht)
     for card in range(78):
