@@ -14,18 +14,22 @@ Card sets are two words, as everywhere in the kernels: ``s`` holds the 56 suit c
 
 Principles, each a function below:
 * ``excuse_now``: play the Excuse before the last trick (it would change side there) and use it to
-  avoid giving points to an opponent's trick; the taker's side also plays it rather than a trump on
-  a trick it cannot win for sure (a trump kept is worth more than the Excuse kept: measured in
-  duplicate, docs/performance.md "Heuristic taker play");
+  avoid giving points to an opponent's trick; every seat also plays it rather than a trump on a trick
+  it cannot win for sure (a trump kept is worth more than the Excuse kept: measured in duplicate,
+  docs/performance.md "Heuristic taker play" and "Heuristic defence play");
 * leading: the taker draws trumps while the defence may still hold some and he holds enough, and
   stops when they are out; with fewer than four trumps out he draws only with a master trump
   (leading a low one gives the defence a trick it would not otherwise win; measured in duplicate);
   everyone cashes master cards in suits the opponents cannot trump; the defence leads the taker's
   void suits to make him trump and hunts the Petit with master trumps; the Petit is kept for the
   last trick ("au bout") and never led into danger;
-* following: pile points ("charger") on a trick the partner is sure to win, keep low cards when an
-  opponent wins, win cheaply when a card is sure to hold, save the Petit under a partner's winning
-  trump or when it is sure to win, and do not spend the 21 on an empty trick;
+* following: pile points ("charger") on a trick the partner is sure to win, but keep a master card
+  that should win a trick of its own later (``lasting_masters``); keep low cards when an opponent
+  wins, win cheaply when a card is sure to hold, save the Petit under a partner's winning trump or
+  when it is sure to win, and do not spend the 21 on an empty trick; a defender who trumps a suit
+  trick before the taker has played trumps high (his highest trump, the 21 and the Petit apart), so
+  the taker must spend a high trump to win it (the last two measured in duplicate, docs/performance.md
+  "Heuristic defence play");
 * in a Goulash (variant all-pass=goulash, no taker) every point taken is paid: ``goulash_card``
   ducks under the trick and sheds points on it.
 """
@@ -217,6 +221,39 @@ def master_cards(hand_s, out_s):
 
 
 @njit(cache=True)
+def lasting_masters(players, hand_s, allies, out_s, excl_s):
+    """The master cards of the hand (``master_cards``) likely to win a trick of their own later: in a suit
+    with more cards still out than there are seats, and that every opponent may still hold."""
+    masters = master_cards(hand_s, out_s)
+    x = masters
+    while x != ZERO:
+        c = lowest_bit(x)
+        x &= x - ONE
+        suit = suit_bits(c // 14)
+        lasting = popcount(out_s & suit) >= players + 1
+        for q in range(players):
+            if (allies >> q) & 1 == 0 and out_s & suit & ~excl_s[q] == ZERO:
+                lasting = False
+        if not lasting:
+            masters &= ~(ONE << np.uint64(c))
+    return masters
+
+
+@njit(cache=True)
+def charge_card(players, cards_s, allies, out_s, excl_s):
+    """The card to give an ally's sure trick: the most valuable one, a master likely to win a trick of its
+    own later apart (``lasting_masters``)."""
+    keep = cards_s & ~lasting_masters(players, cards_s, allies, out_s, excl_s)
+    return highest_value_card(keep if keep != ZERO else cards_s)
+
+
+@njit(cache=True)
+def still_to_play(players, seat, trick_len, other):
+    """Whether seat ``other`` plays to the trick after ``seat`` (``trick_len`` cards before it)."""
+    return 0 < (other - seat) % players < players - trick_len
+
+
+@njit(cache=True)
 def opponents_may_trump(players, allies, out_t, excl_t):
     for q in range(players):
         if (allies >> q) & 1:
@@ -289,7 +326,7 @@ def choose_lead(players, seat, is_taker_side, hand_t, legal_s, legal_t, allies, 
 
 
 @njit(cache=True)
-def choose_follow(players, seat, legal_s, legal_t, trick_len, led, best, best_seat, points, allies,
+def choose_follow(players, seat, taker, legal_s, legal_t, trick_len, led, best, best_seat, points, allies,
                   out_s, out_t, excl_s, excl_t):
     ally_wins = best_seat >= 0 and (allies >> best_seat) & 1 == 1
     ally_safe = ally_wins and is_safe(best, led, players, seat, trick_len, allies, out_s, out_t, excl_s, excl_t)
@@ -298,7 +335,7 @@ def choose_follow(players, seat, legal_s, legal_t, trick_len, led, best, best_se
     if suit_cards != ZERO and (led < 4 and led >= 0 and suit_cards & suit_bits(led) != ZERO):
         # Following suit.
         if ally_safe:
-            return highest_value_card(suit_cards)
+            return charge_card(players, suit_cards, allies, out_s, excl_s)
         x = suit_cards
         while x != ZERO:                      # the cheapest card that wins and will hold
             c = lowest_bit(x)
@@ -325,6 +362,9 @@ def choose_follow(players, seat, legal_s, legal_t, trick_len, led, best, best_se
                 break                          # not the 21 on an empty trick
             return c
         rest = trumps & ~ONE & ~(ONE << np.uint64(20))
+        if rest != ZERO and taker >= 0 and (allies >> taker) & 1 == 0 and led != 4 and card_suit(best) != 4 \
+                and still_to_play(players, seat, trick_len, taker):
+            return FIRST_TRUMP_ID + highest_bit(rest)     # a defender trumping before the taker: high
         if rest != ZERO:
             return FIRST_TRUMP_ID + lowest_bit(rest)
         rest = trumps & ~ONE
@@ -374,13 +414,13 @@ def heuristic_card(players, seat, taker, allies, hand_t, legal_s, legal_t, trick
         if excuse_now(legal_t, tricks_left, side_won_all, trick_len, ally_safe,
                       lowest_value_card(others_s, others_t)):
             return EXCUSE_ID
-        if is_taker_side and led != -1 and not ally_safe and others_s == ZERO \
+        if led != -1 and not ally_safe and others_s == ZERO \
                 and not sure_winner(players, seat, others_t, trick_len, led, best, allies, out_s, out_t, excl_s, excl_t):
             return EXCUSE_ID
     if led == -1:
         return choose_lead(players, seat, is_taker_side, hand_t, others_s, others_t, allies, taker,
                            out_s, out_t, excl_s, excl_t, tricks_left)
-    return choose_follow(players, seat, others_s, others_t, trick_len, led, best, best_seat, points,
+    return choose_follow(players, seat, taker, others_s, others_t, trick_len, led, best, best_seat, points,
                          allies, out_s, out_t, excl_s, excl_t)
 
 

@@ -12,7 +12,7 @@ from analyzer.runs import Settings
 from cli.main import main
 
 FIVE = Hand.parse("20 17 15 12 9 6 1 KS 10S 4S QH 6H KD 5D 2C")
-SURE = Hand.parse("21 20 19 17 15 12 10 9 8 5 1 KS QS 7S KH 3H CD 9D")
+SURE = Hand.parse("21 20 19 17 15 12 10 9 8 5 1 KS QS KH QH KD KC CD")
 MONSTER = Hand.parse("21 20 19 18 17 16 15 14 13 12 11 10 9 8 1 EX KS KH")
 
 

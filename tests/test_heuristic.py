@@ -44,8 +44,26 @@ def decide(hand: str, trick: list[tuple[int, str]] = (), *, players: int = 4, se
 
 # ---- following ---------------------------------------------------------------------------------------
 def test_charges_points_on_a_trick_the_partner_is_sure_to_win():
-    # Seat 3 (defender) plays last; its partner seat 2 wins with the King of hearts.
-    assert decide("QH 3H 2H 9S 8S 7D 6D 5C 4C", [(0, "5H"), (1, "KH"), (2, "7H")], seat=3) == "QH"
+    # Seat 3 (defender) plays last; its partner seat 2 wins with the 10 of hearts (the King still out).
+    assert decide("QH 3H 2H 9S 8S 7D 6D 5C 4C", [(0, "5H"), (1, "10H"), (2, "7H")], seat=3) == "QH"
+
+
+def test_keeps_a_master_that_should_win_its_own_trick():
+    # The partner wins with the King of hearts: the Queen is now the master heart, and eight hearts are
+    # still out (more than the four seats), so it is kept for a trick of its own and a low heart goes.
+    assert decide("QH 3H 2H 9S 8S 7D 6D 5C 4C", [(0, "5H"), (1, "KH"), (2, "7H")], seat=3) == "3H"
+
+
+def test_charges_a_master_the_opponents_can_trump():
+    # The same trick, the taker known void in hearts: the Queen would be trumped later, so it is given now.
+    assert decide("QH 3H 2H 9S 8S 7D 6D 5C 4C", [(0, "5H"), (1, "KH"), (2, "7H")], seat=3,
+                  excluded={0: "H"}) == "QH"
+
+
+def test_charges_a_master_when_few_cards_of_its_suit_are_out():
+    # Only three hearts still out (fewer than the four seats): the master Queen goes on the sure trick.
+    assert decide("QH 3H 9S 8S 7D", [(0, "5H"), (1, "KH"), (2, "7H")], seat=3,
+                  played="1H 2H 4H 6H 8H 9H") == "QH"
 
 
 def test_keeps_low_cards_when_the_opponent_wins():
@@ -73,6 +91,13 @@ def test_plays_the_petit_when_it_is_sure_to_win():
     assert decide("1 7D 6D", [(0, "KS"), (1, "5S"), (2, "3S")], seat=3, taker=3, allies=(3,)) == "1"
 
 
+def test_defender_trumps_high_before_the_taker():
+    # Seat 1 (defender), void in spades, trumps the spade lead before the taker (seat 3, known void in
+    # spades too): with its highest trump (neither the 21 nor the Petit), so that the taker must spend a
+    # higher one to win the trick.
+    assert decide("18 12 4 1 7D 6D", [(0, "KS")], seat=1, taker=3, excluded={3: "S"}) == "18"
+
+
 def test_does_not_waste_the_21_on_an_empty_trick():
     # A trump lead of small cards: the 21 would win, but a lower trump goes.
     assert decide("21 15 5D", [(0, "3"), (1, "2"), (2, "4")], seat=3, taker=0) == "15"
@@ -90,6 +115,12 @@ def test_plays_the_excuse_before_the_last_trick():
 
 def test_keeps_the_excuse_for_the_last_trick_in_a_chelem():
     assert decide("EX 21", [], seat=0, tricks_left=2, side_won_all=True) == "21"
+
+
+def test_defender_plays_the_excuse_rather_than_a_trump_that_may_lose():
+    # Void in spades, the taker (seat 3, void in spades too) still to play and trumps out above the 12:
+    # no trump of seat 1 wins for sure, so the Excuse goes and the trumps are kept.
+    assert decide("EX 12 4 7D 6D", [(0, "KS")], seat=1, taker=3, excluded={3: "S"}, tricks_left=8) == "EX"
 
 
 def test_excuse_avoids_giving_a_queen_to_the_opponent():
