@@ -20,6 +20,7 @@ Principles, each a function below:
 * leading: the taker draws trumps while the defence may still hold some and he holds enough, and
   stops when they are out; with fewer than four trumps out he draws only with a master trump
   (leading a low one gives the defence a trick it would not otherwise win; measured in duplicate);
+  a defender with five trumps or more leads them while the taker may hold some (measured);
   everyone cashes master cards in suits the opponents cannot trump; the defence leads the taker's
   void suits to make him trump and hunts the Petit with master trumps; the Petit is kept for the
   last trick ("au bout") and never led into danger;
@@ -283,14 +284,20 @@ def choose_lead(players, seat, is_taker_side, hand_t, legal_s, legal_t, allies, 
         top = highest_bit(my_trumps)
         if trumps_out >> np.uint64(top + 1) == ZERO and top != 0 and popcount(my_trumps) >= 2:
             return FIRST_TRUMP_ID + top
-    # 3. The defence leads a suit the taker is known to be void in, to make him trump.
+    # 3. A defender with five trumps or more leads his lowest (the Petit apart) while the taker may hold
+    #    some: it draws the taker's trumps, which would otherwise cut the defence's suits.
+    if not is_taker_side and taker >= 0 and n_mine >= 5 and out_t & ~excl_t[taker] & ALL_TRUMPS != ZERO:
+        low = my_trumps & ~ONE
+        if low != ZERO:
+            return FIRST_TRUMP_ID + lowest_bit(low)
+    # 4. The defence leads a suit the taker is known to be void in, to make him trump.
     if not is_taker_side and taker >= 0:
         for suit in range(4):
             mine = legal_s & suit_bits(suit)
             if mine != ZERO and excl_s[taker] & suit_bits(suit) == suit_bits(suit) \
                     and out_t & ~excl_t[taker] & ALL_TRUMPS != ZERO:
                 return lowest_value_card(mine, ZERO)
-    # 4. Cash a master card in a suit no opponent can trump.
+    # 5. Cash a master card in a suit no opponent can trump.
     masters = master_cards(legal_s, out_s)
     best = NO_CARD
     while masters != ZERO:
@@ -307,7 +314,7 @@ def choose_lead(players, seat, is_taker_side, hand_t, legal_s, legal_t, allies, 
             best = c
     if best != NO_CARD:
         return best
-    # 5. A low card of the longest suit.
+    # 6. A low card of the longest suit.
     longest = -1
     length = 0
     for suit in range(4):
@@ -316,7 +323,7 @@ def choose_lead(players, seat, is_taker_side, hand_t, legal_s, legal_t, allies, 
             longest, length = suit, n
     if longest >= 0:
         return lowest_value_card(legal_s & suit_bits(longest), ZERO)
-    # 6. Only trumps (and maybe the Excuse): keep the Petit for the end.
+    # 7. Only trumps (and maybe the Excuse): keep the Petit for the end.
     trumps = legal_t & ALL_TRUMPS & ~ONE
     if trumps != ZERO:
         return FIRST_TRUMP_ID + lowest_bit(trumps)

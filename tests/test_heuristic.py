@@ -142,6 +142,16 @@ def test_defence_leads_the_takers_void_suit():
     assert decide("KS 8H 3H 9D", [], seat=1, taker=0, excluded={0: "H"}) == "3H"
 
 
+def test_defence_with_five_trumps_leads_them():
+    # A defender with five trumps leads its lowest (not the Petit) while the taker may still hold trumps.
+    assert decide("17 12 9 6 3 1 KS QS 7D 6D 4C", seat=1, taker=0) == "3"
+
+
+def test_defence_with_five_trumps_leads_a_suit_once_the_taker_has_none():
+    # The taker has no trump left: the defender cashes its master King instead.
+    assert decide("17 12 9 6 3 1 KS QS 7D 6D 4C", seat=1, taker=0, excluded={0: "T"}) == "KS"
+
+
 def test_defence_hunts_the_petit_with_master_trumps():
     assert decide("21 20 6 KS 9D", [], seat=1, taker=0) == "21"
 
