@@ -15,8 +15,9 @@ Card sets are two words, as everywhere in the kernels: ``s`` holds the 56 suit c
 Principles, each a function below:
 * ``excuse_now``: play the Excuse before the last trick (it would change side there) and use it to
   avoid giving points to an opponent's trick; every seat also plays it rather than a trump on a trick
-  it cannot win for sure (a trump kept is worth more than the Excuse kept: measured in duplicate,
-  docs/performance.md "Heuristic taker play" and "Heuristic defence play");
+  it cannot win for sure, and the taker's side rather than a trump on a trick of two points or less
+  (a trump kept is worth more than the Excuse kept: measured in duplicate, docs/performance.md
+  "Heuristic taker play" and "Heuristic defence play");
 * leading: the taker draws trumps while the defence may still hold some and he holds enough, and
   stops when they are out; with fewer than four trumps out he draws only with a master trump
   (leading a low one gives the defence a trick it would not otherwise win; measured in duplicate);
@@ -424,6 +425,8 @@ def heuristic_card(players, seat, taker, allies, hand_t, legal_s, legal_t, trick
         if led != -1 and not ally_safe and others_s == ZERO \
                 and not sure_winner(players, seat, others_t, trick_len, led, best, allies, out_s, out_t, excl_s, excl_t):
             return EXCUSE_ID
+        if is_taker_side and led != -1 and others_s == ZERO and points <= 4:
+            return EXCUSE_ID                   # the taker's side keeps its trumps off a trick of two points or less
     if led == -1:
         return choose_lead(players, seat, is_taker_side, hand_t, others_s, others_t, allies, taker,
                            out_s, out_t, excl_s, excl_t, tricks_left)

@@ -123,6 +123,17 @@ def test_defender_plays_the_excuse_rather_than_a_trump_that_may_lose():
     assert decide("EX 12 4 7D 6D", [(0, "KS")], seat=1, taker=3, excluded={3: "S"}, tricks_left=8) == "EX"
 
 
+def test_taker_keeps_its_trumps_off_a_poor_trick():
+    # A trump lead of small trumps (one point on the table): the taker plays the Excuse, not the 20.
+    assert decide("21 20 9 EX 5D 6D", [(0, "3"), (1, "4")], seat=2, taker=2, tricks_left=8) == "EX"
+
+
+def test_taker_trumps_a_rich_trick():
+    # The same hand on a King of spades led (void in spades): the trick is worth its sure trump, the 20.
+    assert decide("21 20 9 EX 5D 6D", [(0, "KS"), (1, "4S")], seat=2, taker=2, excluded={3: "S"},
+                  tricks_left=8) == "20"
+
+
 def test_excuse_avoids_giving_a_queen_to_the_opponent():
     assert decide("EX QH KS", [(0, "KH")], seat=1, tricks_left=8) == "EX"
 
