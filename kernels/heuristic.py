@@ -21,7 +21,8 @@ Principles, each a function below:
 * leading: the taker draws trumps while the defence may still hold some and he holds enough, and
   stops when they are out; with fewer than four trumps out he draws only with a master trump
   (leading a low one gives the defence a trick it would not otherwise win; measured in duplicate);
-  a defender with five trumps or more leads them while the taker may hold some (measured);
+  a defender with five trumps or more leads them while the taker may hold some, and the taker leads
+  the highest spot card (not the lowest) of a long suit (both measured);
   everyone cashes master cards in suits the opponents cannot trump; the defence leads the taker's
   void suits to make him trump and hunts the Petit with master trumps; the Petit is kept for the
   last trick ("au bout") and never led into danger;
@@ -250,6 +251,12 @@ def charge_card(players, cards_s, allies, out_s, excl_s):
 
 
 @njit(cache=True)
+def honours_of(suit):
+    """The four honours (Valet to King) of a suit."""
+    return np.uint64(0xF) << np.uint64(14 * suit + 10)
+
+
+@njit(cache=True)
 def still_to_play(players, seat, trick_len, other):
     """Whether seat ``other`` plays to the trick after ``seat`` (``trick_len`` cards before it)."""
     return 0 < (other - seat) % players < players - trick_len
@@ -315,7 +322,7 @@ def choose_lead(players, seat, is_taker_side, hand_t, legal_s, legal_t, allies, 
             best = c
     if best != NO_CARD:
         return best
-    # 6. A low card of the longest suit.
+    # 6. A low card of the longest suit (the taker, from four cards or more, its highest spot card).
     longest = -1
     length = 0
     for suit in range(4):
@@ -323,6 +330,10 @@ def choose_lead(players, seat, is_taker_side, hand_t, legal_s, legal_t, allies, 
         if n > length:
             longest, length = suit, n
     if longest >= 0:
+        if seat == taker and length >= 4:     # the taker: the highest spot card, which may hold the trick
+            spots = legal_s & suit_bits(longest) & ~honours_of(longest)
+            if spots != ZERO:
+                return highest_bit(spots)
         return lowest_value_card(legal_s & suit_bits(longest), ZERO)
     # 7. Only trumps (and maybe the Excuse): keep the Petit for the end.
     trumps = legal_t & ALL_TRUMPS & ~ONE

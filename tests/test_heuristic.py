@@ -139,6 +139,15 @@ def test_excuse_avoids_giving_a_queen_to_the_opponent():
 
 
 # ---- leading ---------------------------------------------------------------------------------------
+def test_taker_leads_the_highest_spot_card_of_a_long_suit():
+    # The taker, short of trumps, leads from its longest suit (five hearts): the 9, not the 2.
+    assert decide("QH JH 9H 4H 2H 7D 6D 5C 3 2", seat=0, taker=0) == "9H"
+
+
+def test_defender_leads_the_lowest_card_of_its_long_suit():
+    assert decide("QH JH 9H 4H 2H 7D 6D 5C 3 2", seat=1, taker=0) == "2H"
+
+
 def test_taker_draws_trumps_when_long():
     hand = "21 20 19 18 17 16 15 14 13 12 11 10 9 KS 5S 4D"
     assert decide(hand, [], seat=0, taker=0) == "21"
