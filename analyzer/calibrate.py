@@ -2,7 +2,8 @@
 
 Random hands for seat 1 are dealt by the sampler (``analyzer.sampling.random_hands``; petit sec
 excluded unless the rules play it), reproducibly from a seed, under the FFT rules or the variants
-given.  Each hand is analysed by the very functions behind the commands, twice: with the default settings (``Settings()``: heuristic play, precision 0.01, seed 0, exactly what
+given.  Each hand is analysed by the very functions behind the commands, twice: with the default
+settings (``Settings()``: heuristic play, precision 0.01, seed 0, exactly what
 ``tarot-analyzer odds HAND`` and ``bid HAND`` print) and with deep search (PIMC, ``worlds`` per decision,
 a fixed number of deals, seed ``DEEP_SEED``).  The deep run plays other deals than the default one, so
 the two estimates are independent and the standard error of their difference is √(se₁² + se₂²).

@@ -292,18 +292,19 @@ def choose_lead(players, seat, is_taker_side, hand_t, legal_s, legal_t, allies, 
         top = highest_bit(my_trumps)
         if trumps_out >> np.uint64(top + 1) == ZERO and top != 0 and popcount(my_trumps) >= 2:
             return FIRST_TRUMP_ID + top
-    # 3. A defender with five trumps or more leads his lowest (the Petit apart) while the taker may hold
-    #    some: it draws the taker's trumps, which would otherwise cut the defence's suits.
-    if not is_taker_side and taker >= 0 and n_mine >= 5 and out_t & ~excl_t[taker] & ALL_TRUMPS != ZERO:
+    # The defence's next two rules hold while the taker may still have trumps.
+    taker_may_trump = not is_taker_side and taker >= 0 and out_t & ~excl_t[taker] & ALL_TRUMPS != ZERO
+    # 3. A defender with five trumps or more leads his lowest (the Petit apart): it draws the taker's
+    #    trumps, which would otherwise cut the defence's suits.
+    if taker_may_trump and n_mine >= 5:
         low = my_trumps & ~ONE
         if low != ZERO:
             return FIRST_TRUMP_ID + lowest_bit(low)
     # 4. The defence leads a suit the taker is known to be void in, to make him trump.
-    if not is_taker_side and taker >= 0:
+    if taker_may_trump:
         for suit in range(4):
             mine = legal_s & suit_bits(suit)
-            if mine != ZERO and excl_s[taker] & suit_bits(suit) == suit_bits(suit) \
-                    and out_t & ~excl_t[taker] & ALL_TRUMPS != ZERO:
+            if mine != ZERO and excl_s[taker] & suit_bits(suit) == suit_bits(suit):
                 return lowest_value_card(mine, ZERO)
     # 5. Cash a master card in a suit no opponent can trump.
     masters = master_cards(legal_s, out_s)
