@@ -23,11 +23,19 @@ Inference about the hidden hands goes beyond the voids revealed in play:
   ``AUCTION_NOISE`` points on each count, on the hands as dealt), mixed with equal weights
   (``UNIFORM_SHARE``) so that a model wrong about a player cannot rule any world out.  Measured in
   duplicate it gains nothing (docs/performance.md: the auction says little about the hidden cards,
-  and weights spend the search's few worlds), so ``PIMC`` does not weigh.
+  and weights spend the search's few worlds), so ``PIMC`` does not weigh;
+* soft (``PIMC_PLAYS`` only): worlds in proportion to how well they explain the cards played so far,
+  each other seat's card counting 1 when it is the heuristic's choice in that world and
+  ``PLAY_MISMATCH`` when not (``play_likelihood``), mixed with equal weights as above; ``OVERSAMPLE``
+  times the worlds are drawn and the search's worlds resampled from them (``resampled_worlds``), so
+  that the weights do not spend them.  It gains against heuristic players, whose play the model
+  describes, and not against the search (docs/performance.md), for twice the time: ``PIMC`` does
+  not use it.
 
-``PIMC`` is the solver with the petit sec constraint; ``PIMC_SOLVER``, ``PIMC_CONSTRAINED`` and
-``PIMC_WEIGHTED`` have one component each (solver, petit sec constraint, auction weights) over
-``PIMC_UNIFORM``, to measure each one's contribution in duplicate.
+``PIMC`` is the solver with the petit sec constraint; ``PIMC_SOLVER``, ``PIMC_CONSTRAINED``,
+``PIMC_WEIGHTED`` and ``PIMC_PLAYS`` have one component each (solver, petit sec constraint, auction
+weights, weights from the cards played) over ``PIMC_UNIFORM``, to measure each one's contribution in
+duplicate.
 """
 
 from __future__ import annotations
@@ -41,19 +49,25 @@ from kernels.heuristic import ALL_TRUMPS, EXCUSE_MASK, FIRST_TRUMP_ID, ONE, ZERO
 from kernels.playout import (BID_METHOD, BIDS, CALLED, CHIEN_S, CHIEN_T, CONTRACT, EXCL_S, EXCL_T, GARDE, HAND_SIZE,
                              HEURISTIC, LEADER, NOISY, PARTNER, PARTNER_KNOWN, PETIT_SEC_ANNULLED, PIMC, PLAYED_S,
                              PLAYED_T, PLAYERS, POIGNEE_T, RESULT_SIZE, SHOWN_T, STATE_SIZE, TAKER, TRICK, TRICK_LEN,
-                             advance, legal_words, play_out)
-from kernels.worlds import prepare, sample_world
+                             advance, heuristic_at, legal_words, play_out)
+from kernels.worlds import prepare, sample_world, uniform01
 
 PIMC_UNIFORM = 4       # worlds uniform under the voids, every world rolled out by the heuristic (no solver)
 PIMC_SOLVER = 5        # PIMC_UNIFORM with the endgame solver
 PIMC_CONSTRAINED = 6   # PIMC_UNIFORM with the petit sec constraint
 PIMC_WEIGHTED = 7      # PIMC_UNIFORM with worlds weighted by the auction
+PIMC_PLAYS = 8         # PIMC_UNIFORM with worlds resampled by how well they explain the cards played
 # The inference's settings: the bidders' error around the model, in points (as ``bid --auction-noise``),
-# the share of equal weights mixed in, and the draws a world gets to meet the petit sec constraint.
+# the likelihood of a card other than the heuristic's choice (against 1 for that choice), the worlds
+# drawn per world kept when resampling by the cards played, the share of equal weights mixed in, and
+# the draws a world gets to meet the petit sec constraint.
 AUCTION_NOISE = 8.0
+PLAY_MISMATCH = 0.3
+OVERSAMPLE = 4
 UNIFORM_SHARE = 0.25
 MAX_REDRAWS = 64
 REDRAW_SALT = np.uint64(0x5DEECE66D2545F49)
+NO_PAST = np.empty(0, dtype=np.int64)     # no cards played to weigh the worlds by
 # ``PIMC`` solves each world exactly from this many tricks before the end (by player count), each
 # solve stopped past SOLVE_NODE_LIMIT nodes (that world is then rolled out).
 SOLVE_TRICKS = np.array([0, 0, 0, 5, 4, 3], dtype=np.int64)
@@ -162,15 +176,16 @@ def world_into(place, st, seat, world_s, world_t):
 
 @njit(cache=True, inline="always")
 def is_search(policy):
-    return PIMC <= policy <= PIMC_WEIGHTED
+    return PIMC <= policy <= PIMC_PLAYS
 
 
 @njit(cache=True, inline="always")
 def search_features(policy):
-    """(solves the ending, applies the petit sec constraint, weights worlds by the auction)."""
+    """(solves the ending, applies the petit sec constraint, weights worlds by the auction, weights
+    worlds by the cards played)."""
     if policy == PIMC:
-        return True, True, False
-    return policy == PIMC_SOLVER, policy == PIMC_CONSTRAINED, policy == PIMC_WEIGHTED
+        return True, True, False, False
+    return policy == PIMC_SOLVER, policy == PIMC_CONSTRAINED, policy == PIMC_WEIGHTED, policy == PIMC_PLAYS
 
 
 @njit(cache=True, inline="always")
@@ -217,6 +232,95 @@ def auction_likelihood(world_s, world_t, st, seat, noise):
         if bid > best:
             best = bid
     return likelihood
+
+
+@njit(cache=True)
+def play_likelihood(world_s, world_t, st, start, past, seat, partner, mismatch, rs, rt, rst, result):
+    """How well this world explains the cards ``past`` the seats other than ``seat`` played from the
+    position ``start``: the product over those cards of 1 when the card is the heuristic's choice in
+    the world (``kernels.playout.heuristic_at``) and ``mismatch`` when not.  A likelihood up to a
+    constant factor, on purpose not divided by the number of legal cards: players are not random,
+    and dividing would favour worlds where a seat had few cards to choose from (measured: −11 a deal
+    in duplicate at 4 players).  The world's hands at ``start`` are its hands now and the cards each
+    seat played since; ``rs``/``rt``/``rst``/``result`` are scratch arrays for the replay."""
+    players = st[PLAYERS]
+    for p in range(players + 1):
+        rs[p] = world_s[p]
+        rt[p] = world_t[p]
+    for s in range(players):
+        rs[s] |= np.uint64(st[PLAYED_S + s]) & ~np.uint64(start[PLAYED_S + s])
+        rt[s] |= np.uint64(st[PLAYED_T + s]) & ~np.uint64(start[PLAYED_T + s])
+    for i in range(STATE_SIZE):
+        rst[i] = start[i]
+    rst[PARTNER] = partner
+    forced = np.empty(1, dtype=np.int64)
+    policies = np.full(players, HEURISTIC, dtype=np.int64)
+    no_trace = np.empty(0, dtype=np.int16)
+    likelihood = 1.0
+    for k in range(past.shape[0]):
+        card = past[k]
+        s = (rst[LEADER] + rst[TRICK_LEN]) % players
+        if s != seat and heuristic_at(rs, rt, rst) != card:
+            likelihood *= mismatch
+        forced[0] = card
+        advance(rs, rt, rst, policies, ZERO, forced, 1, result, no_trace)
+    return likelihood
+
+
+@njit(cache=True)
+def resampled_worlds(sampler, state, st, seat, constrain, start, past, worlds, kept_s, kept_t, kept_partner,
+                     kept_count):
+    """Worlds in proportion to how well they explain the cards played: ``OVERSAMPLE`` x ``worlds``
+    worlds are drawn (``draw_world``), each weighed by ``play_likelihood`` mixed with equal weights
+    (``mixture_weights``), and ``worlds`` of them kept by systematic resampling.  The distinct worlds
+    kept go to ``kept_s``/``kept_t``/``kept_partner`` with the times each was drawn in ``kept_count``;
+    returns (RNG state, their number)."""
+    players = st[PLAYERS]
+    n = worlds * OVERSAMPLE
+    drawn_s = np.empty((n, players + 1), dtype=np.uint64)
+    drawn_t = np.empty((n, players + 1), dtype=np.uint64)
+    drawn_partner = np.empty(n, dtype=np.int64)
+    likelihood = np.empty(n, dtype=np.float64)
+    place = np.empty(78, dtype=np.int64)
+    replay_s = np.empty(players + 1, dtype=np.uint64)
+    replay_t = np.empty(players + 1, dtype=np.uint64)
+    replay_st = np.empty(STATE_SIZE, dtype=np.int64)
+    result = np.empty(RESULT_SIZE, dtype=np.int64)
+    for i in range(n):
+        state, drawn_partner[i] = draw_world(sampler, state, place, st, seat, constrain, drawn_s[i], drawn_t[i])
+        likelihood[i] = play_likelihood(drawn_s[i], drawn_t[i], st, start, past, seat, drawn_partner[i], PLAY_MISMATCH,
+                                        replay_s, replay_t, replay_st, result)
+    weights = np.empty(n, dtype=np.float64)
+    mixture_weights(likelihood, weights)
+    counts = np.empty(n, dtype=np.int64)
+    state, u = uniform01(state)
+    systematic_counts(weights, worlds, u, counts)
+    kept = 0
+    for i in range(n):
+        if counts[i] > 0:
+            kept_s[kept] = drawn_s[i]
+            kept_t[kept] = drawn_t[i]
+            kept_partner[kept] = drawn_partner[i]
+            kept_count[kept] = counts[i]
+            kept += 1
+    return state, kept
+
+
+@njit(cache=True)
+def systematic_counts(weights, n, u, counts):
+    """Systematic resampling: how many of ``n`` draws each item gets (into ``counts``) when the draws
+    are the points (u + k) / n, k = 0…n-1, of the weights' cumulative sum (``u`` uniform in [0, 1),
+    weights summing to 1).  Each item gets ⌊n·w⌋ or ⌈n·w⌉ draws, the last one what rounding left."""
+    m = weights.shape[0]
+    cumulative = 0.0
+    given = 0
+    for i in range(m):
+        cumulative += weights[i]
+        count = 0
+        while given + count < n and ((u + given + count) / n < cumulative or i == m - 1):
+            count += 1
+        counts[i] = count
+        given += count
 
 
 @njit(cache=True)
@@ -275,17 +379,20 @@ def mixture_weights(likelihood, out):
 def pimc_card(hs, ht, st, worlds, rollouts, state):
     """The card PIMC plays for the seat to play, every world finished by heuristic rollouts; returns
     (card, RNG state)."""
-    return pimc_card_solving(hs, ht, st, worlds, rollouts, state, 0, new_workspace(1), False, False)
+    return pimc_card_solving(hs, ht, st, worlds, rollouts, state, 0, new_workspace(1), False, False, st, NO_PAST)
 
 
 @njit(cache=True)
-def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain, weigh):
+def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain, weigh, start, past):
     """The card PIMC plays for the seat to play; returns (card, RNG state).  From ``solve_tricks``
     tricks before the end (the trick in play counted; 0: never) each world is solved exactly
     (``kernels/endgame.py``, workspace ``w`` with its node limit) instead of rolled out, the seat's
     score under perfect play by all replacing the heuristic's; a world the solver gives up on is
     rolled out.  ``constrain``: worlds meet the petit sec constraint; ``weigh``: each world's values
-    count by its auction weight (``mixture_weights``), not equally."""
+    count by its auction weight (``mixture_weights``), not equally.  When ``past`` holds the cards
+    played since the position ``start`` (empty: none known), the worlds are resampled in proportion
+    to how well they explain those cards (``resampled_worlds``), each counting as often as it was
+    drawn."""
     players = st[PLAYERS]
     seat = (st[LEADER] + st[TRICK_LEN]) % players
     legal_s, legal_t = legal_words(hs[seat], ht[seat], st)
@@ -318,11 +425,26 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
     noisy = np.full(players, NOISY, dtype=np.int64)
     values = np.zeros((worlds, n_legal), dtype=np.float64)
     likelihood = np.ones(worlds, dtype=np.float64)
+    weigh_plays = past.shape[0] > 0
+    n_eval = worlds
+    if weigh_plays:
+        kept_s = np.empty((worlds, players + 1), dtype=np.uint64)
+        kept_t = np.empty((worlds, players + 1), dtype=np.uint64)
+        kept_partner = np.empty(worlds, dtype=np.int64)
+        kept_count = np.empty(worlds, dtype=np.int64)
+        state, n_eval = resampled_worlds(sampler, state, st, seat, constrain, start, past, worlds, kept_s, kept_t,
+                                         kept_partner, kept_count)
     solving = solve_tricks > 0 and HAND_SIZE[players] - st[TRICK] <= solve_tricks
     solved_cards = np.empty(MAX_MOVES, dtype=np.int64)
     solved_values = np.empty(MAX_MOVES, dtype=np.int64)
-    for v in range(worlds):
-        state, partner = draw_world(sampler, state, place, st, seat, constrain, world_s, world_t)
+    for v in range(n_eval):
+        if weigh_plays:
+            for p in range(players + 1):
+                world_s[p] = kept_s[v, p]
+                world_t[p] = kept_t[v, p]
+            partner = kept_partner[v]
+        else:
+            state, partner = draw_world(sampler, state, place, st, seat, constrain, world_s, world_t)
         if weigh:
             likelihood[v] = auction_likelihood(world_s, world_t, st, seat, AUCTION_NOISE)
         if solving:
@@ -352,11 +474,14 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
     weights = np.ones(worlds, dtype=np.float64)
     if weigh:
         mixture_weights(likelihood, weights)
+    if weigh_plays:
+        for v in range(n_eval):
+            weights[v] *= kept_count[v]
     best = 0
     best_total = -np.inf
     for j in range(n_legal):
         total = 0.0
-        for v in range(worlds):
+        for v in range(n_eval):
             total += weights[v] * values[v, j]
         if total > best_total:
             best, best_total = j, total
@@ -374,18 +499,23 @@ def play_out_search(hs, ht, st, policies, worlds, rollouts, state, result, trace
     w[W_NODE_LIMIT] = SOLVE_NODE_LIMIT
     forced = np.empty(1, dtype=np.int64)
     none = np.empty(0, dtype=np.int64)
+    start = st.copy()
+    past = np.empty(HAND_SIZE[players] * players, dtype=np.int64)
+    card = np.empty(1, dtype=np.int16)
     k = 0
     while st[TRICK] < n_tricks:
         seat = (st[LEADER] + st[TRICK_LEN]) % players
-        step = trace[k:k + 1] if k < trace.shape[0] else trace[0:0]
         if is_search(policies[seat]):
-            solves, constrain, weigh = search_features(policies[seat])
+            solves, constrain, weigh, weigh_plays = search_features(policies[seat])
             solve_tricks = SOLVE_TRICKS[players] if solves else 0
             forced[0], state = pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain,
-                                                 weigh)
-            state, _ = advance(hs, ht, st, policies, state, forced, 1, result, step)
+                                                 weigh, start, past[:k] if weigh_plays else past[:0])
+            state, _ = advance(hs, ht, st, policies, state, forced, 1, result, card)
         else:
-            state, _ = advance(hs, ht, st, policies, state, none, 1, result, step)
+            state, _ = advance(hs, ht, st, policies, state, none, 1, result, card)
+        past[k] = card[0]
+        if k < trace.shape[0]:
+            trace[k] = card[0]
         k += 1
     return state
 

@@ -613,6 +613,49 @@ def random_card(legal_s, legal_t, state):
     return FIRST_TRUMP_ID + lowest_bit(x), state
 
 
+@njit(cache=True, inline="always")
+def heuristic_choice(st, seat, hand_t, legal_s, legal_t, partner, partner_known, trick, n, led, best, best_seat,
+                     points, excuse_seat, winners, out_s, out_t, aside_s, aside_t, taker_knows_aside):
+    """The heuristic's card for ``seat`` (``kernels/heuristic.py``; in a Goulash ``goulash_card``) from
+    the trick in play and what the seat has not seen: ``out_s``/``out_t`` the cards in the other hands,
+    ``aside_s``/``aside_t`` those put aside but the trumps shown from them, unseen unless the seat is a
+    taker who made the discard.  The trick's fields come as arguments because ``advance`` keeps them in
+    local variables while it plays."""
+    players = st[PLAYERS]
+    taker = st[TAKER]
+    tricks_left = HAND_SIZE[players] - trick
+    if st[CONTRACT] == GOULASH:
+        return goulash_card(legal_s, legal_t, led, best, tricks_left)
+    if not (taker_knows_aside and seat == taker):
+        out_s |= aside_s
+        out_t |= aside_t
+    allies = allies_of(players, taker, partner, partner_known, seat)
+    side_won_all = trick > 0 and winners & ~allies == 0     # as far as the seat can tell
+    on_table = points + (HALF_POINTS[EXCUSE_ID] if excuse_seat >= 0 else 0)
+    return heuristic_card(players, seat, taker, allies, hand_t, legal_s, legal_t, n, led, best, best_seat, on_table,
+                          tricks_left, side_won_all, out_s, out_t, seat_words(st, EXCL_S), seat_words(st, EXCL_T))
+
+
+@njit(cache=True)
+def heuristic_at(hs, ht, st):
+    """The heuristic's card for the seat to play in the position ``hs``/``ht``/``st`` (nothing is
+    changed): what ``advance`` plays for a seat whose policy is ``HEURISTIC``."""
+    players = st[PLAYERS]
+    seat = (st[LEADER] + st[TRICK_LEN]) % players
+    out_s = ZERO
+    out_t = ZERO
+    for s in range(players):
+        if s != seat:
+            out_s |= hs[s]
+            out_t |= ht[s]
+    taker_knows_aside = st[CONTRACT] <= GARDE
+    aside_t = ht[players] & ~np.uint64(st[SHOWN_T]) if taker_knows_aside else ht[players]
+    legal_s, legal_t = legal_words(hs[seat], ht[seat], st)
+    return heuristic_choice(st, seat, ht[seat], legal_s, legal_t, st[PARTNER], st[PARTNER_KNOWN], st[TRICK],
+                            st[TRICK_LEN], st[LED], st[BEST], st[BEST_SEAT], st[POINTS], st[EXCUSE_SEAT],
+                            st[TRICK_WINNERS], out_s, out_t, hs[players], aside_t, taker_knows_aside)
+
+
 @njit(cache=True)
 def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
     """Play ``forced`` cards first, then the cards ``policies[seat]`` choose, until ``max_cards`` cards
@@ -670,20 +713,10 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
             if policy == NOISY:
                 state, z = splitmix64(state)
                 policy = RANDOM if z & np.uint64(7) == ZERO else HEURISTIC
-            if policy == HEURISTIC and goulash:
-                card = goulash_card(legal_s, legal_t, led, best, n_tricks - trick)
-            elif policy == HEURISTIC:
-                out_s = in_hands_s & ~hand_s
-                out_t = in_hands_t & ~hand_t
-                if not (taker_knows_aside and seat == taker):
-                    out_s |= aside_s
-                    out_t |= aside_t
-                allies = allies_of(players, taker, partner, partner_known, seat)
-                side_won_all = trick > 0 and winners & ~allies == 0     # as far as the seat can tell
-                on_table = points + (HALF_POINTS[EXCUSE_ID] if excuse_seat >= 0 else 0)
-                card = heuristic_card(players, seat, taker, allies, hand_t, legal_s, legal_t, n, led, best,
-                                      best_seat, on_table, n_tricks - trick, side_won_all, out_s, out_t,
-                                      seat_words(st, EXCL_S), seat_words(st, EXCL_T))
+            if policy == HEURISTIC:
+                card = heuristic_choice(st, seat, hand_t, legal_s, legal_t, partner, partner_known, trick, n, led,
+                                        best, best_seat, points, excuse_seat, winners, in_hands_s & ~hand_s,
+                                        in_hands_t & ~hand_t, aside_s, aside_t, taker_knows_aside)
             else:
                 card, state = random_card(legal_s, legal_t, state)
         if played < trace.shape[0]:

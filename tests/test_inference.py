@@ -15,7 +15,7 @@ from analyzer.rules import Rules
 from analyzer.simulate import state_from_game
 from kernels import playout as K
 from kernels.bidding import TAROTCLUB, bid_probability
-from kernels.pimc import (auction_likelihood, dealt_petit_sec, draw_world, hand_as_dealt, mixture_weights,
+from kernels.pimc import (NO_PAST, auction_likelihood, dealt_petit_sec, draw_world, hand_as_dealt, mixture_weights,
                           pimc_card_solving, seat_sampler)
 from kernels.endgame import new_workspace
 from tests.randomplay import random_deal, step
@@ -201,7 +201,8 @@ def test_weighting_without_an_auction_changes_no_decision(players):
         if game.taker is None:
             continue
         hs, ht, st = state_from_game(game)
-        plain = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), 8, 1, np.uint64(i), 0, w, False, False)
-        weighted = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), 8, 1, np.uint64(i), 0, w, False, True)
+        plain = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), 8, 1, np.uint64(i), 0, w, False, False, st, NO_PAST)
+        weighted = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), 8, 1,
+                                     np.uint64(i), 0, w, False, True, st, NO_PAST)
         assert plain == weighted
 
