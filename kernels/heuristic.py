@@ -434,11 +434,12 @@ def heuristic_card(players, seat, taker, allies, hand_t, legal_s, legal_t, trick
         if excuse_now(legal_t, tricks_left, side_won_all, trick_len, ally_safe,
                       lowest_value_card(others_s, others_t)):
             return EXCUSE_ID
-        if led != -1 and not ally_safe and others_s == ZERO \
-                and not sure_winner(players, seat, others_t, trick_len, led, best, allies, out_s, out_t, excl_s, excl_t):
-            return EXCUSE_ID
-        if is_taker_side and led != -1 and others_s == ZERO and points <= 4:
-            return EXCUSE_ID                   # the taker's side keeps its trumps off a trick of two points or less
+        if led != -1 and others_s == ZERO:     # following with trumps only: the Excuse rather than a trump
+            if not ally_safe and not sure_winner(players, seat, others_t, trick_len, led, best, allies, out_s, out_t,
+                                                 excl_s, excl_t):
+                return EXCUSE_ID               # that may lose
+            if is_taker_side and points <= 4:
+                return EXCUSE_ID               # the taker's side keeps its trumps off a trick of two points or less
     if led == -1:
         return choose_lead(players, seat, is_taker_side, hand_t, others_s, others_t, allies, taker,
                            out_s, out_t, excl_s, excl_t, tricks_left)

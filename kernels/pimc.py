@@ -235,14 +235,24 @@ def auction_likelihood(world_s, world_t, st, seat, noise):
 
 
 @njit(cache=True)
-def play_likelihood(world_s, world_t, st, start, past, seat, partner, mismatch, rs, rt, rst, result):
+def replay_scratch(players):
+    """The arrays ``play_likelihood`` replays a deal in (hands, state, result, policies, trace),
+    allocated once per decision rather than once per world."""
+    return (np.empty(players + 1, dtype=np.uint64), np.empty(players + 1, dtype=np.uint64),
+            np.empty(STATE_SIZE, dtype=np.int64), np.empty(RESULT_SIZE, dtype=np.int64),
+            np.full(players, HEURISTIC, dtype=np.int64), np.empty(0, dtype=np.int16))
+
+
+@njit(cache=True)
+def play_likelihood(world_s, world_t, st, start, past, seat, partner, mismatch, scratch):
     """How well this world explains the cards ``past`` the seats other than ``seat`` played from the
     position ``start``: the product over those cards of 1 when the card is the heuristic's choice in
     the world (``kernels.playout.heuristic_at``) and ``mismatch`` when not.  A likelihood up to a
     constant factor, on purpose not divided by the number of legal cards: players are not random,
     and dividing would favour worlds where a seat had few cards to choose from (measured: −11 a deal
     in duplicate at 4 players).  The world's hands at ``start`` are its hands now and the cards each
-    seat played since; ``rs``/``rt``/``rst``/``result`` are scratch arrays for the replay."""
+    seat played since; the replay runs in ``scratch`` (``replay_scratch``)."""
+    rs, rt, rst, result, policies, no_trace = scratch
     players = st[PLAYERS]
     for p in range(players + 1):
         rs[p] = world_s[p]
@@ -253,17 +263,12 @@ def play_likelihood(world_s, world_t, st, start, past, seat, partner, mismatch, 
     for i in range(STATE_SIZE):
         rst[i] = start[i]
     rst[PARTNER] = partner
-    forced = np.empty(1, dtype=np.int64)
-    policies = np.full(players, HEURISTIC, dtype=np.int64)
-    no_trace = np.empty(0, dtype=np.int16)
     likelihood = 1.0
     for k in range(past.shape[0]):
-        card = past[k]
         s = (rst[LEADER] + rst[TRICK_LEN]) % players
-        if s != seat and heuristic_at(rs, rt, rst) != card:
+        if s != seat and heuristic_at(rs, rt, rst) != past[k]:
             likelihood *= mismatch
-        forced[0] = card
-        advance(rs, rt, rst, policies, ZERO, forced, 1, result, no_trace)
+        advance(rs, rt, rst, policies, ZERO, past[k:k + 1], 1, result, no_trace)
     return likelihood
 
 
@@ -282,14 +287,11 @@ def resampled_worlds(sampler, state, st, seat, constrain, start, past, worlds, k
     drawn_partner = np.empty(n, dtype=np.int64)
     likelihood = np.empty(n, dtype=np.float64)
     place = np.empty(78, dtype=np.int64)
-    replay_s = np.empty(players + 1, dtype=np.uint64)
-    replay_t = np.empty(players + 1, dtype=np.uint64)
-    replay_st = np.empty(STATE_SIZE, dtype=np.int64)
-    result = np.empty(RESULT_SIZE, dtype=np.int64)
+    scratch = replay_scratch(players)
     for i in range(n):
         state, drawn_partner[i] = draw_world(sampler, state, place, st, seat, constrain, drawn_s[i], drawn_t[i])
         likelihood[i] = play_likelihood(drawn_s[i], drawn_t[i], st, start, past, seat, drawn_partner[i], PLAY_MISMATCH,
-                                        replay_s, replay_t, replay_st, result)
+                                        scratch)
     weights = np.empty(n, dtype=np.float64)
     mixture_weights(likelihood, weights)
     counts = np.empty(n, dtype=np.int64)

@@ -12,7 +12,8 @@ from analyzer.game import Game, Phase
 from analyzer.rules import Rules
 from analyzer.simulate import state_from_game
 from kernels import playout as K
-from kernels.pimc import PLAY_MISMATCH, play_likelihood, resampled_worlds, seat_sampler, systematic_counts
+from kernels.pimc import (PLAY_MISMATCH, play_likelihood, replay_scratch, resampled_worlds, seat_sampler,
+                          systematic_counts)
 from tests.randomplay import random_deal, step
 from tests.test_pimc import positions
 
@@ -69,18 +70,14 @@ def test_the_real_layout_is_weighed_by_the_cards_off_the_heuristic(players):
     """On the real hands the likelihood seen from any seat is the mismatch weight to the power of the
     other seats' cards that were not the heuristic's choice."""
     rng = random.Random(players)
-    result = np.empty(K.RESULT_SIZE, dtype=np.int64)
-    scratch_s = np.empty(players + 1, dtype=np.uint64)
-    scratch_t = np.empty(players + 1, dtype=np.uint64)
-    scratch_st = np.empty(K.STATE_SIZE, dtype=np.int64)
+    scratch = replay_scratch(players)
     mismatched = 0
     for _ in range(25):
         hs, ht, st, start, past, off = played_from_start(players, rng)
         for seat in range(players):
             m = sum(1 for s in off if s >= 0 and s != seat)
             mismatched += m
-            got = play_likelihood(hs, ht, st, start, past, seat, st[K.PARTNER], PLAY_MISMATCH, scratch_s, scratch_t,
-                                  scratch_st, result)
+            got = play_likelihood(hs, ht, st, start, past, seat, st[K.PARTNER], PLAY_MISMATCH, scratch)
             assert got == pytest.approx(PLAY_MISMATCH ** m, rel=1e-12)
     assert mismatched > 50
 
