@@ -18,8 +18,10 @@ from dataclasses import dataclass
 
 from analyzer import cards as C
 from analyzer.rules import Contract
+from kernels.bidding import CHAVEY, TAROTCLUB
 
 METHODS = ("chavey", "tarotclub")
+METHOD_IDS = {"chavey": CHAVEY, "tarotclub": TAROTCLUB}    # the same methods in the kernels (kernels/bidding.py)
 
 # Lowest count for Prise, Garde, Garde sans, Garde contre at 4 players.
 _THRESHOLDS_4 = {"chavey": (40, 56, 71, 81), "tarotclub": (36, 51, 66, 76)}
@@ -103,10 +105,16 @@ def tarotclub_points(hand: int) -> int:
     return pts
 
 
+def method_id(method: str) -> int:
+    """The kernels' id of a bidding method; an unknown name is a ValueError that names it."""
+    if method not in METHOD_IDS:
+        raise ValueError(f"unknown bidding method {method!r} (expected {' or '.join(METHODS)})")
+    return METHOD_IDS[method]
+
+
 def thresholds(method: str, players: int) -> tuple[int, int, int, int]:
     """Lowest count for Prise, Garde, Garde sans and Garde contre."""
-    if method not in METHODS:
-        raise ValueError(f"unknown bidding method {method!r} (expected {' or '.join(METHODS)})")
+    method_id(method)
     if players == 5:
         return _THRESHOLDS_5
     base = _THRESHOLDS_4[method]

@@ -22,7 +22,7 @@ import numpy as np
 
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
-from analyzer.match import METHOD_IDS
+from analyzer.baselines import METHOD_IDS
 from analyzer.odds import fixed_hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import POLICY_IDS, Settings, run_in_chunks

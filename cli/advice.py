@@ -9,7 +9,7 @@ import click
 
 from analyzer import cards as C
 from analyzer.bid import BID_NOISE, bid_advice, parse_bids
-from analyzer.bidcheck import MAX_HANDS, check_bidding
+from analyzer.quality.bidcheck import MAX_HANDS, check_bidding
 from analyzer.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
 from analyzer.discard import DEALS as DISCARD_DEALS
 from analyzer.discard import MAX_DEALS as MAX_DISCARD_DEALS

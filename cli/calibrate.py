@@ -7,7 +7,7 @@ import io
 
 import click
 
-from analyzer.calibrate import DEEP_DEALS, DEEP_SEED, DEEP_WORLDS, MAX_HANDS, NOISE_SES, TOLERANCE, calibrate
+from analyzer.quality.calibrate import DEEP_DEALS, DEEP_SEED, DEEP_WORLDS, MAX_HANDS, NOISE_SES, TOLERANCE, calibrate
 from analyzer.runs import MAX_DEALS, MAX_WORLDS
 from cli.options import (echo_json, format_option, jobs_option, players_option, quiet_option, rules_from,
                          seed_option, variant_option)

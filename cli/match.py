@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from analyzer.match import MAX_DEALS, METHOD_IDS, POLICY_IDS, run_match
+from analyzer.baselines import METHODS
+from analyzer.quality.match import MAX_DEALS, POLICY_IDS, run_match
 from analyzer.runs import MAX_ROLLOUTS, PIMC_ROLLOUTS
 from cli.options import (echo_json, format_option, jobs_option, players_option, quiet_option, rules_from,
                          seed_option, variant_option, worlds_option)
@@ -20,7 +21,7 @@ POLICY = click.Choice(list(POLICY_IDS))
               help=f"Deals (each played twice; at most {MAX_DEALS:,}).")
 @players_option
 @seed_option
-@click.option("--bidding", type=click.Choice(list(METHOD_IDS)), default="tarotclub", show_default=True,
+@click.option("--bidding", type=click.Choice(METHODS), default="tarotclub", show_default=True,
               help="Bidding model deciding who takes and what.")
 @worlds_option
 @click.option("--rollouts", type=click.IntRange(1, MAX_ROLLOUTS), default=PIMC_ROLLOUTS, show_default=True,

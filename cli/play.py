@@ -6,7 +6,7 @@ import json
 
 import click
 
-from analyzer.match import METHOD_IDS
+from analyzer.baselines import METHODS
 from analyzer.records import records_to_json
 from analyzer.records.simulate import PLAY_POLICIES, simulate_records
 from cli.options import (echo_json, jobs_option, players_option, quiet_option, rules_from, seed_option,
@@ -20,7 +20,7 @@ from cli.progress import Progress
 @seed_option
 @click.option("--policy", type=click.Choice(list(PLAY_POLICIES)), default="heuristic", show_default=True,
               help="How the seats play their cards.")
-@click.option("--bidding", type=click.Choice(list(METHOD_IDS)), default="tarotclub", show_default=True,
+@click.option("--bidding", type=click.Choice(METHODS), default="tarotclub", show_default=True,
               help="Bidding model deciding who takes and what.")
 @worlds_option
 @click.option("--out", "out", type=click.Path(dir_okay=False, writable=True),

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from analyzer import cards as C
 from analyzer.bid import bid_advice
-from analyzer.calibrate import DEEP_SEED, calibrate
+from analyzer.quality.calibrate import DEEP_SEED, calibrate
 from analyzer.errors import SizeLimitError
 from analyzer.hand import Hand
 from analyzer.odds import contract_odds

@@ -4,7 +4,7 @@ import json
 
 from click.testing import CliRunner
 
-from analyzer.match import run_match
+from analyzer.quality.match import run_match
 from cli.main import main
 
 
@@ -37,7 +37,7 @@ def test_cli_json_keys_and_bad_policy():
 
 def test_chunking_never_changes_the_deals(monkeypatch):
     whole = run_match("heuristic", "random", 40, seed=9, jobs=1)
-    monkeypatch.setattr("analyzer.match.CHUNK", 7)
+    monkeypatch.setattr("analyzer.quality.match.CHUNK", 7)
     calls = []
     cut = run_match("heuristic", "random", 40, seed=9, jobs=1, progress=lambda done, total: calls.append((done, total)))
     assert cut == whole

@@ -4,10 +4,10 @@ work, and --help states the bounds."""
 import pytest
 from click.testing import CliRunner
 
-from analyzer.bidcheck import MAX_HANDS, check_bidding
+from analyzer.quality.bidcheck import MAX_HANDS, check_bidding
 from analyzer.errors import SizeLimitError
-from analyzer.match import MAX_DEALS as MAX_MATCH_DEALS
-from analyzer.match import run_match
+from analyzer.quality.match import MAX_DEALS as MAX_MATCH_DEALS
+from analyzer.quality.match import run_match
 from cli.main import main
 from tests.errorline import assert_one_error_line
 

@@ -15,13 +15,13 @@ from typing import Callable, Iterator
 import numpy as np
 
 from analyzer import cards as C
+from analyzer.baselines import method_id
 from analyzer.game import MISERE_KINDS, Game, Phase, misere_allowed
 from analyzer.hand import Deal
-from analyzer.match import METHOD_IDS, POLICY_IDS
 from analyzer.records.build import record_of_game
 from analyzer.records.record import Record
 from analyzer.rules import Contract, Rules
-from analyzer.runs import CHUNK, PIMC_CHUNK, PIMC_WORLDS, threads
+from analyzer.runs import CHUNK, PIMC_CHUNK, PIMC_WORLDS, POLICY_IDS, threads
 from analyzer.simulate import rules_flags
 from kernels import records as K
 
@@ -34,8 +34,7 @@ def simulate_records(players: int, deals: int, seed: int = 0, policy: str = "heu
     """``deals`` simulated deals as records, in order (deal ``i`` from the stream ``(seed, i)``)."""
     if policy not in PLAY_POLICIES:
         raise ValueError(f"unknown policy {policy!r} (expected one of: {', '.join(PLAY_POLICIES)})")
-    if bidding not in METHOD_IDS:
-        raise ValueError(f"unknown bidding model {bidding!r} (expected one of: {', '.join(METHOD_IDS)})")
+    method = method_id(bidding)
     rules = rules or Rules(players=players)
     chunk = PIMC_CHUNK if policy == "pimc" else CHUNK
     tags = {"Event": f"simulated by tarot-analyzer play ({policy} play, {bidding} bidding)", "Seed": str(seed)}
@@ -47,7 +46,7 @@ def simulate_records(players: int, deals: int, seed: int = 0, policy: str = "heu
         start = np.zeros((n, K.START_SIZE), dtype=np.int64)
         trace = np.full((n, rules.tricks * players), -1, dtype=np.int16)
         with threads(jobs):
-            K.record_batch(players, METHOD_IDS[bidding], POLICY_IDS[policy], worlds, rules_flags(rules),
+            K.record_batch(players, method, POLICY_IDS[policy], worlds, rules_flags(rules),
                            np.uint64(seed), done, places, bids, start, trace)
         for i in range(n):
             game = replay_kernel_deal(rules, places[i], bids[i], start[i], trace[i])

@@ -12,6 +12,7 @@ from typing import Callable
 
 import numpy as np
 
+from analyzer.baselines import method_id
 from analyzer.errors import SizeLimitError
 from analyzer.rules import Rules
 from analyzer.runs import CHUNK, PIMC_CHUNK, PIMC_ROLLOUTS, PIMC_WORLDS, threads
@@ -19,14 +20,12 @@ from analyzer.runs import POLICY_IDS as PLAY_POLICY_IDS
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean
 from kernels import match as K
-from kernels.bidding import CHAVEY, TAROTCLUB
 from kernels.pimc import PIMC_CONSTRAINED, PIMC_PLAYS, PIMC_SOLVER, PIMC_WEIGHTED
 
 # Each deal keeps MATCH_SIZE int64 results (32 bytes) plus a float per played deal: 10^8 deals take
 # about 4 GB, which a 24 GiB machine holds with room to spare (and about an hour of heuristic play).
 MAX_DEALS = 100_000_000
 
-METHOD_IDS = {"chavey": CHAVEY, "tarotclub": TAROTCLUB}
 # The playing policies, and for matches the search with one of its components over pimc-uniform, to
 # measure each one's part: the endgame solver, the petit sec constraint, the auction weights, the
 # weights from the cards played.
@@ -68,15 +67,14 @@ def run_match(policy_a: str, policy_b: str, deals: int, players: int = 4, seed: 
             raise ValueError(f"unknown policy {name!r} (expected one of: {', '.join(POLICY_IDS)})")
     if not 1 <= deals <= MAX_DEALS:
         raise SizeLimitError(f"--deals {deals}: expected 1 to {MAX_DEALS:,} deals")
-    if bidding not in METHOD_IDS:
-        raise ValueError(f"unknown bidding method {bidding!r} (expected one of: {', '.join(METHOD_IDS)})")
+    method = method_id(bidding)
     chunk = PIMC_CHUNK if any(p.startswith("pimc") for p in (policy_a, policy_b)) else CHUNK
     diffs = []
     skipped = 0
     with threads(jobs):
         for offset in range(0, deals, chunk):
             out = np.zeros((min(chunk, deals - offset), K.MATCH_SIZE), dtype=np.int64)
-            K.match_batch(players, METHOD_IDS[bidding], POLICY_IDS[policy_a], POLICY_IDS[policy_b], worlds,
+            K.match_batch(players, method, POLICY_IDS[policy_a], POLICY_IDS[policy_b], worlds,
                           rollouts, rules_flags(rules), np.uint64(seed), offset, out)
             played = out[:, K.M_TAKER] >= 0
             diffs.append((out[played, K.M_A_TAKES] - out[played, K.M_B_TAKES]).astype(np.float64))
