@@ -6,7 +6,8 @@
 * ``heuristic_playouts_per_s``: the same with the heuristic card play;
 * ``pimc_deal_s``: one whole 4-player deal with every seat deciding by determinized search at the
   default settings, the last tricks of each world solved exactly (mean over a few deals, one
-  thread); ``pimc_uniform_deal_s`` the same with heuristic rollouts to the end (``pimc-uniform``);
+  thread); ``pimc_uniform_deal_s`` the same with heuristic rollouts to the end (``pimc-uniform``),
+  ``pimc_plays_deal_s`` that with its worlds resampled by the cards played (``pimc-plays``);
 * ``endgame_ms_<k>_tricks``: the exact endgame solver (``kernels/endgame.py``) on 4-player endings of k
   tricks (the deal played by the heuristic until k tricks are left, Garde by a seat in turn): the
   median milliseconds to value every legal card of the seat to lead, one thread (a solve stopped
@@ -35,7 +36,7 @@ from kernels import playout as K
 from kernels.batch import deal_and_play_batch, places_to_words, sample_batch
 from kernels.deals import deal_into, stream_state
 from kernels.endgame import MAX_MOVES, W_NODE_LIMIT, card_values, new_workspace
-from kernels.pimc import PIMC_UNIFORM, play_out_search
+from kernels.pimc import PIMC_PLAYS, PIMC_UNIFORM, play_out_search
 
 FFT = np.zeros(K.FLAGS_SIZE, dtype=np.int64)      # the rule variants: FFT's
 BENCH_HAND = "21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C"
@@ -87,7 +88,7 @@ def playouts_rate(policy: int, n: int, repeats: int = 3) -> float:
 
 def pimc_deal_seconds(deals: int = 6, worlds: int = PIMC_WORLDS, rollouts: int = PIMC_ROLLOUTS,
                       policy: int = K.PIMC) -> float:
-    """Mean seconds for a whole 4-player deal with every seat on PIMC (``policy``: or PIMC_UNIFORM)."""
+    """Mean seconds for a whole 4-player deal with every seat on PIMC (``policy``: or another search)."""
     fixed, unseen, slots = _setup()
     places = np.empty(C.N_CARDS, dtype=np.int8)
     hs = np.empty(PLAYERS + 1, dtype=np.uint64)
@@ -169,6 +170,7 @@ def run_bench(jobs: int | None = None, quick: bool = False) -> dict:
     figures: dict = {"first_call_s": round(first_call_seconds(), 3)}
     figures["pimc_deal_s"] = round(pimc_deal_seconds(2 if quick else 6), 4)
     figures["pimc_uniform_deal_s"] = round(pimc_deal_seconds(2 if quick else 6, policy=PIMC_UNIFORM), 4)
+    figures["pimc_plays_deal_s"] = round(pimc_deal_seconds(2 if quick else 6, policy=PIMC_PLAYS), 4)
     for tricks, positions in ENDGAME_TRICKS.items():
         if not quick or tricks <= 6:
             figures[f"endgame_ms_{tricks}_tricks"] = round(endgame_ms(tricks, 3 if quick else positions), 3)

@@ -14,6 +14,7 @@ LABELS = {
     "heuristic_playouts_per_s": "heuristic playouts / s (4 players, deal included, scored)",
     "pimc_deal_s": "one 4-player deal, every seat on PIMC (s)",
     "pimc_uniform_deal_s": "the same, PIMC without the endgame solver (s)",
+    "pimc_plays_deal_s": "the same, worlds resampled by the cards played (s)",
     "endgame_ms_5_tricks": "exact endgame, 4 players, 5 tricks left, median (ms)",
     "endgame_ms_6_tricks": "exact endgame, 4 players, 6 tricks left, median (ms)",
     "endgame_ms_7_tricks": "exact endgame, 4 players, 7 tricks left, median (ms)",
