@@ -43,7 +43,9 @@ R_TRICK_POINTS = 10    # half-points in the trick so far (the Excuse apart)
 R_LEGAL = 11           # legal cards
 R_HEURISTIC = 12       # the heuristic's card
 R_SEARCH = 13          # the search's card
-ROW_SIZE = 14
+R_HAND_S = 14          # the seat's hand: suit word (cards 0-55)
+R_HAND_T = 15          # trump word (trumps 1-21, the Excuse bit 21)
+ROW_SIZE = 16
 MAX_DECISIONS = 75     # the cards of a deal: 72 at 3 and 4 players, 75 at 5
 
 SIDE_DEFENCE = 1       # ``sides`` bits: which seats' decisions are compared
@@ -103,6 +105,8 @@ def describe(hs, ht, st, seat, row):
     row[R_TRUMPS_OUT] = 21 - popcount(played & ALL_TRUMPS)
     row[R_TAKER_PLAYED] = 1 if seat != taker and (taker - st[LEADER]) % players < st[TRICK_LEN] else 0
     row[R_TRICK_POINTS] = st[POINTS]
+    row[R_HAND_S] = np.int64(hs[seat])
+    row[R_HAND_T] = np.int64(ht[seat])
 
 
 @njit(cache=True)

@@ -200,7 +200,9 @@ def test_cli_table_json_and_decisions_file(tmp_path):
     assert table.exit_code == 0, table.output
     assert "taker's side" in table.output and "by phase" in table.output
     decisions = pd.read_csv(path)
-    assert {"deal", "seat", "role", "phase", "cards", "heuristic", "search", "cost"} <= set(decisions.columns)
+    assert {"deal", "seat", "role", "phase", "cards", "heuristic", "search", "cost", "hand"} <= set(decisions.columns)
+    for hand, mine, theirs in zip(decisions["hand"], decisions["heuristic"], decisions["search"]):
+        assert {str(mine), str(theirs)} <= set(hand.split())
     data = json.loads(runner.invoke(main, args + ["--format", "json", "--by", "trick"]).stdout)
     assert data["deals"] + data["skipped"] == 6 and data["by"] == "trick"
     compared = sum(g["decisions"] for g in data["groups"])

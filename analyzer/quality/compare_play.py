@@ -21,6 +21,7 @@ import pandas as pd
 from analyzer.baselines import method_id
 from analyzer.cards import EXCUSE, FIRST_TRUMP, TOKENS
 from analyzer.errors import SizeLimitError
+from analyzer.notation import format_cards
 from analyzer.rules import Rules
 from analyzer.runs import PIMC_CHUNK, threads
 from analyzer.simulate import rules_flags
@@ -133,7 +134,8 @@ def card_kind(cards: np.ndarray) -> np.ndarray:
 
 def decision_frame(rows: np.ndarray, costs: np.ndarray) -> pd.DataFrame:
     """The kernel's decision rows as a table with the situation spelt out: ``side``, ``phase`` (how
-    the seat plays to the trick) and ``cards`` (the two cards' kinds)."""
+    the seat plays to the trick) and ``cards`` (the two cards' kinds); ``hand`` is the seat's hand
+    before the card."""
     taker_side = rows[:, K.R_ROLE] > 0
     position = rows[:, K.R_POSITION]
     led = rows[:, K.R_LED]
@@ -164,7 +166,9 @@ def decision_frame(rows: np.ndarray, costs: np.ndarray) -> pd.DataFrame:
         "trick": rows[:, K.R_TRICK] + 1, "position": position, "phase": phase, "cards": cards,
         "trumps": trumps, "trumps_out": out, "trick_points": rows[:, K.R_TRICK_POINTS] / 2,
         "legal": rows[:, K.R_LEGAL], "heuristic": tokens[mine], "search": tokens[theirs],
-        "differ": mine != theirs, "cost": costs})
+        "differ": mine != theirs, "cost": costs,
+        "hand": [format_cards(int(s) | int(t) << FIRST_TRUMP)
+                 for s, t in zip(rows[:, K.R_HAND_S].astype(np.uint64), rows[:, K.R_HAND_T].astype(np.uint64))]})
 
 
 def summary(d: pd.DataFrame, deals: int, side: str, label: str) -> Group:
