@@ -20,10 +20,9 @@ from kernels.batch import places_to_words
 from kernels.bidding import run_auction
 from kernels.deals import deal_into, stream_state, whole_deal
 from kernels.endgame import W_NODE_LIMIT, new_workspace
-from kernels.evaluate import play_candidate
+from kernels.evaluate import candidates_in_world
 from kernels.heuristic import ALL_TRUMPS, popcount
-from kernels.pimc import (NO_PAST, SOLVE_NODE_LIMIT, SOLVE_TABLE_BITS, SOLVE_TRICKS, draw_world,
-                          pimc_card_solving, seat_sampler)
+from kernels.pimc import NO_PAST, SOLVE_NODE_LIMIT, SOLVE_TABLE_BITS, SOLVE_TRICKS, pimc_card_solving, seat_sampler
 from kernels.playout import (HAND_SIZE, HEURISTIC, LED, LEADER, PARTNER, PLAYED_T, PLAYERS, POINTS, RESULT_SIZE,
                              STATE_SIZE, TAKER, TRICK, TRICK_LEN, advance, deal_to_play, exclude_petit_sec,
                              heuristic_at, legal_words, set_auction)
@@ -56,28 +55,15 @@ SIDE_TAKER = 2         # the taker and, at 5 players, the partner
 def paired_cost(hs, ht, st, seat, better, worse, eval_worlds, state):
     """Mean over ``eval_worlds`` fresh worlds of the seat's score with card ``better`` minus with card
     ``worse``, both played on the same worlds and finished by the heuristic; returns (cost, state)."""
-    players = st[PLAYERS]
     sampler = seat_sampler(hs, ht, st, seat)
-    place = np.empty(78, dtype=np.int64)
-    world_s = np.empty(players + 1, dtype=np.uint64)
-    world_t = np.empty(players + 1, dtype=np.uint64)
-    play_s = np.empty(players + 1, dtype=np.uint64)
-    play_t = np.empty(players + 1, dtype=np.uint64)
-    play_st = np.empty(STATE_SIZE, dtype=np.int64)
-    result = np.empty(RESULT_SIZE, dtype=np.int64)
-    policies = np.full(players, HEURISTIC, dtype=np.int64)
+    policies = np.full(st[PLAYERS], HEURISTIC, dtype=np.int64)
+    pair = np.array([better, worse], dtype=np.int64)
+    scores = np.empty(2, dtype=np.float64)
+    made = np.empty(2, dtype=np.int64)
     total = 0.0
     for _ in range(eval_worlds):
-        state, partner = draw_world(sampler, state, place, st, seat, True, world_s, world_t)
-        for j in range(2):
-            for p in range(players + 1):
-                play_s[p] = world_s[p]
-                play_t[p] = world_t[p]
-            for i in range(STATE_SIZE):
-                play_st[i] = st[i]
-            play_st[PARTNER] = partner
-            play_candidate(play_s, play_t, play_st, better if j == 0 else worse, policies, 1, state, result)
-            total += result[seat] if j == 0 else -result[seat]
+        state = candidates_in_world(sampler, st, seat, pair, policies, 1, state, scores, made)
+        total += scores[0] - scores[1]
     return total / eval_worlds, state
 
 

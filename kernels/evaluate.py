@@ -31,6 +31,33 @@ def play_candidate(hs, ht, st, card, policies, search_worlds, state, result):
     play_to_end(hs, ht, st, policies, search_worlds, state, result, no_trace)
 
 
+@njit(cache=True)
+def candidates_in_world(sampler, st, seat, candidates, policies, search_worlds, state, scores, made):
+    """Draw one world for ``seat`` (``draw_world`` with ``sampler``, from ``state``) and play each of
+    ``candidates`` in it from the same stream state: ``scores[j]`` the seat's final score, ``made[j]``
+    the contract made.  Returns the RNG state after the draw."""
+    players = st[PLAYERS]
+    place = np.empty(78, dtype=np.int64)
+    world_s = np.empty(players + 1, dtype=np.uint64)
+    world_t = np.empty(players + 1, dtype=np.uint64)
+    play_s = np.empty(players + 1, dtype=np.uint64)
+    play_t = np.empty(players + 1, dtype=np.uint64)
+    play_st = np.empty(STATE_SIZE, dtype=np.int64)
+    result = np.empty(RESULT_SIZE, dtype=np.int64)
+    state, partner = draw_world(sampler, state, place, st, seat, True, world_s, world_t)
+    for j in range(candidates.shape[0]):
+        for p in range(players + 1):
+            play_s[p] = world_s[p]
+            play_t[p] = world_t[p]
+        for i in range(STATE_SIZE):
+            play_st[i] = st[i]
+        play_st[PARTNER] = partner
+        play_candidate(play_s, play_t, play_st, candidates[j], policies, search_worlds, state, result)
+        scores[j] = result[seat]
+        made[j] = result[R_MADE]
+    return state
+
+
 @njit(parallel=True, cache=True)
 def world_values(hs, ht, st, candidates, policies, search_worlds, seed, scores, made):
     """``scores[w, j]`` (the seat to play's final score) and ``made[w, j]`` (the contract made) when
@@ -39,24 +66,8 @@ def world_values(hs, ht, st, candidates, policies, search_worlds, seed, scores, 
     seat = (st[LEADER] + st[TRICK_LEN]) % players
     sampler = seat_sampler(hs, ht, st, seat)
     for w in prange(scores.shape[0]):
-        place = np.empty(78, dtype=np.int64)
-        world_s = np.empty(players + 1, dtype=np.uint64)
-        world_t = np.empty(players + 1, dtype=np.uint64)
-        play_s = np.empty(players + 1, dtype=np.uint64)
-        play_t = np.empty(players + 1, dtype=np.uint64)
-        play_st = np.empty(STATE_SIZE, dtype=np.int64)
-        result = np.empty(RESULT_SIZE, dtype=np.int64)
-        state, partner = draw_world(sampler, stream_state(seed, w), place, st, seat, True, world_s, world_t)
-        for j in range(candidates.shape[0]):
-            for p in range(players + 1):
-                play_s[p] = world_s[p]
-                play_t[p] = world_t[p]
-            for i in range(STATE_SIZE):
-                play_st[i] = st[i]
-            play_st[PARTNER] = partner
-            play_candidate(play_s, play_t, play_st, candidates[j], policies, search_worlds, state, result)
-            scores[w, j] = result[seat]
-            made[w, j] = result[R_MADE]
+        candidates_in_world(sampler, st, seat, candidates, policies, search_worlds, stream_state(seed, w), scores[w],
+                            made[w])
 
 
 @njit(parallel=True, cache=True)
