@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from analyzer.baselines import METHODS
-from analyzer.quality.compare_play import EVAL_WORLDS, GROUPINGS, MAX_DEALS, SEARCH_WORLDS, SIDES, compare_play
+from analyzer.quality.compare_play import (EVAL_WORLDS, GROUPINGS, MAX_DEALS, PLAYERS_OF_THE_DEALS, SEARCH_WORLDS,
+                                           SIDES, compare_play)
 from analyzer.runs import MAX_WORLDS
 from cli.options import (echo_json, format_option, jobs_option, players_option, quiet_option, rules_from,
                          seed_option, variant_option)
@@ -20,6 +21,9 @@ from cli.progress import Progress
 @click.option("--side", type=click.Choice(list(SIDES)), default="both", show_default=True,
               help="Whose decisions are compared: the taker's side (with the partner at 5 players), the defence, "
                    "or both.")
+@click.option("--play", type=click.Choice(PLAYERS_OF_THE_DEALS), default="heuristic", show_default=True,
+              help="Who plays the deals: the heuristic (the positions the default answers meet) or the search "
+                   "(every seat's card the search's: the positions strong play meets; several times slower).")
 @click.option("--by", type=click.Choice(GROUPINGS), default="situation", show_default=True,
               help="Grouping: situation (the decisions that differ, by phase and the two cards' kinds), phase, or "
                    "trick.")
@@ -38,12 +42,12 @@ from cli.progress import Progress
 @variant_option
 @quiet_option
 @format_option("table", "json")
-def compare_play_command(players, deals, side, by, top, seed, bidding, worlds, eval_worlds, decisions_file, jobs,
+def compare_play_command(players, deals, side, play, by, top, seed, bidding, worlds, eval_worlds, decisions_file, jobs,
                          variants, quiet, fmt) -> None:
     """Where the heuristic's card play differs from the search's, and what it costs.
 
     Deals are dealt and bid at random and played by the heuristic (the play model of the default
-    answers). At each decision of --side with more than one legal card, the heuristic's card is set
+    answers), or with --play search by the search. At each decision of --side with more than one legal card, the heuristic's card is set
     against the search's (pimc, --worlds worlds). Where they differ, both cards are played on the same
     --eval-worlds fresh worlds and the deal finished by the heuristic: the cost is the search's card's
     gain in the deciding seat's own score (at 4 players a defender's score is a third of the taker's).
@@ -51,7 +55,7 @@ def compare_play_command(players, deals, side, by, top, seed, bidding, worlds, e
     error, and the cost per deal played: the situations where a better heuristic would gain most."""
     rules = rules_from(players, variants)
     with Progress("comparing", quiet) as bar:
-        r = compare_play(rules.players, deals, side, seed, bidding, worlds, eval_worlds, jobs, bar, rules)
+        r = compare_play(rules.players, deals, side, seed, bidding, worlds, eval_worlds, jobs, bar, rules, play)
     if decisions_file:
         r.decisions.to_csv(decisions_file, index=False, lineterminator="\n")
     if fmt == "json":
@@ -61,7 +65,7 @@ def compare_play_command(players, deals, side, by, top, seed, bidding, worlds, e
 
 
 def _table(r, by: str, top: int) -> None:
-    click.echo(f"{r.players} players, {r.deals:,} deals played by the heuristic ({r.skipped:,} skipped: everybody "
+    click.echo(f"{r.players} players, {r.deals:,} deals played by the {r.play} ({r.skipped:,} skipped: everybody "
                f"passed); search: pimc, {r.worlds} worlds a decision; costs on {r.eval_worlds} fresh worlds; "
                f"{r.seconds:.1f} s")
     click.echo("costs: the search's card minus the heuristic's, in points of the deciding seat's own score")

@@ -1,7 +1,8 @@
 """Where the heuristic's card differs from the search's, and what the difference costs.
 
-Each deal is dealt and bid as in ``kernels/match.py`` and played by the heuristic throughout.  At each
-decision of a chosen side with more than one legal card, the heuristic's card (``heuristic_at``) is
+Each deal is dealt and bid as in ``kernels/match.py`` and played by the heuristic throughout, or by
+the search (every seat's card the search's: the positions strong play meets).  At each decision of a
+chosen side with more than one legal card, the heuristic's card (``heuristic_at``) is
 set against the card of the search (``pimc_card_solving`` as policy ``PIMC`` plays it: the solver
 over the last tricks, the petit sec constraint).  Where they differ, both cards are played on the
 same fresh worlds (``eval_worlds`` of them, drawn as the search draws its own, independently of the
@@ -96,12 +97,14 @@ def describe(hs, ht, st, seat, row):
 
 
 @njit(cache=True)
-def compare_deal(hs, ht, st, sides, worlds, eval_worlds, w, state, rows, costs):
-    """Play the deal by the heuristic from ``st``, comparing each decision of ``sides`` with the
-    search's (``rows``/``costs``, one entry per decision); returns (decisions, state)."""
+def compare_deal(hs, ht, st, sides, by_search, worlds, eval_worlds, w, state, rows, costs):
+    """Play the deal from ``st`` by the heuristic (by the search when ``by_search``), comparing each
+    decision of ``sides`` with the search's (``rows``/``costs``, one entry per decision); returns
+    (decisions, state)."""
     players = st[PLAYERS]
     policies = np.full(players, HEURISTIC, dtype=np.int64)
     none = np.empty(0, dtype=np.int64)
+    forced = np.empty(1, dtype=np.int64)
     card = np.empty(1, dtype=np.int16)
     result = np.empty(RESULT_SIZE, dtype=np.int64)
     solve_tricks = SOLVE_TRICKS[players]
@@ -109,29 +112,39 @@ def compare_deal(hs, ht, st, sides, worlds, eval_worlds, w, state, rows, costs):
     while st[TRICK] < HAND_SIZE[players]:
         seat = (st[LEADER] + st[TRICK_LEN]) % players
         on_taker_side = seat == st[TAKER] or seat == st[PARTNER]
-        if sides & (SIDE_TAKER if on_taker_side else SIDE_DEFENCE):
+        compared = sides & (SIDE_TAKER if on_taker_side else SIDE_DEFENCE) != 0
+        searched = False
+        theirs = -1
+        if compared or by_search:
             legal_s, legal_t = legal_words(hs[seat], ht[seat], st)
             n_legal = popcount(legal_s) + popcount(legal_t)
             if n_legal > 1:
-                mine = heuristic_at(hs, ht, st)
                 theirs, state = pimc_card_solving(hs, ht, st, worlds, 1, state, solve_tricks, w, True, False, st,
                                                   NO_PAST)
-                describe(hs, ht, st, seat, rows[k])
-                rows[k, R_LEGAL] = n_legal
-                rows[k, R_HEURISTIC] = mine
-                rows[k, R_SEARCH] = theirs
-                costs[k] = 0.0
-                if theirs != mine:
-                    costs[k], state = paired_cost(hs, ht, st, seat, theirs, mine, eval_worlds, state)
-                k += 1
-        state, _ = advance(hs, ht, st, policies, state, none, 1, result, card)
+                searched = True
+                if compared:
+                    mine = heuristic_at(hs, ht, st)
+                    describe(hs, ht, st, seat, rows[k])
+                    rows[k, R_LEGAL] = n_legal
+                    rows[k, R_HEURISTIC] = mine
+                    rows[k, R_SEARCH] = theirs
+                    costs[k] = 0.0
+                    if theirs != mine:
+                        costs[k], state = paired_cost(hs, ht, st, seat, theirs, mine, eval_worlds, state)
+                    k += 1
+        if by_search and searched:
+            forced[0] = theirs
+            state, _ = advance(hs, ht, st, policies, state, forced, 1, result, card)
+        else:
+            state, _ = advance(hs, ht, st, policies, state, none, 1, result, card)
     return k, state
 
 
 @njit(parallel=True, cache=True)
-def compare_batch(players, method, sides, worlds, eval_worlds, flags, seed, offset, rows, costs, counts):
-    """Deals ``offset … offset+n-1`` (``n = counts.shape[0]``): ``counts[i]`` decisions compared in
-    deal ``i`` (-1 when everybody passed), their rows in ``rows[i, :counts[i]]``."""
+def compare_batch(players, method, sides, by_search, worlds, eval_worlds, flags, seed, offset, rows, costs, counts):
+    """Deals ``offset … offset+n-1`` (``n = counts.shape[0]``) played by the heuristic, or by the
+    search when ``by_search``: ``counts[i]`` decisions compared in deal ``i`` (-1 when everybody
+    passed), their rows in ``rows[i, :counts[i]]``."""
     n = counts.shape[0]
     fixed, unseen, slots = whole_deal(players, HAND_SIZE[players])
     for i in prange(n):
@@ -151,6 +164,7 @@ def compare_batch(players, method, sides, worlds, eval_worlds, flags, seed, offs
             continue
         deal_to_play(hs, ht, st, players, taker, bids[taker], flags, True)
         set_auction(st, bids, method)
-        counts[i], state = compare_deal(hs, ht, st, sides, worlds, eval_worlds, w, state, rows[i], costs[i])
+        counts[i], state = compare_deal(hs, ht, st, sides, by_search, worlds, eval_worlds, w, state, rows[i],
+                                        costs[i])
         for k in range(counts[i]):
             rows[i, k, R_DEAL] = offset + i

@@ -19,16 +19,17 @@ from kernels.bidding import TAROTCLUB, run_auction
 from kernels.deals import deal_into, stream_state, whole_deal
 from kernels.heuristic import popcount
 from kernels.playout import (HAND_SIZE, HEURISTIC, LEADER, PLAYERS, RESULT_SIZE, STATE_SIZE, TRICK, TRICK_LEN,
-                             advance, deal_to_play, legal_words, set_auction)
+                             advance, deal_to_play, heuristic_at, legal_words, set_auction)
 from tests.errorline import assert_one_error_line
 
 FLAGS = np.zeros(6, dtype=np.int64)
 
 
 @njit
-def heuristic_deal(players, seed, i, stop, hs, ht, st, seats, legal_s, legal_t, trace):
-    """Deal ``i`` dealt and bid as ``compare_batch`` does, played by the heuristic for ``stop`` cards
-    (each step's seat, legal cards and card recorded); returns the taker (-1: all passed)."""
+def heuristic_deal(players, seed, i, stop, hs, ht, st, seats, legal_s, legal_t, trace, forced, heuristic):
+    """Deal ``i`` dealt and bid as ``compare_batch`` does, played for ``stop`` cards by the heuristic
+    but where ``forced`` gives a card (-1: none), each step's seat, legal cards, heuristic card and
+    card played recorded; returns the taker (-1: all passed)."""
     fixed, unseen, slots = whole_deal(players, HAND_SIZE[players])
     places = np.empty(78, dtype=np.int8)
     bids = np.empty(players, dtype=np.int64)
@@ -49,20 +50,22 @@ def heuristic_deal(players, seed, i, stop, hs, ht, st, seats, legal_s, legal_t, 
         seat = (st[LEADER] + st[TRICK_LEN]) % players
         seats[k] = seat
         legal_s[k], legal_t[k] = legal_words(hs[seat], ht[seat], st)
-        state, _ = advance(hs, ht, st, policies, state, none, 1, result, card)
+        heuristic[k] = heuristic_at(hs, ht, st)
+        state, _ = advance(hs, ht, st, policies, state, forced[k:k + 1] if forced[k] >= 0 else none, 1, result, card)
         trace[k] = card[0]
         k += 1
     return taker
 
 
-def played_deal(players, seed, i, stop=100):
+def played_deal(players, seed, i, stop=100, forced=None):
     hs = np.empty(players + 1, dtype=np.uint64)
     ht = np.empty(players + 1, dtype=np.uint64)
     st = np.empty(STATE_SIZE, dtype=np.int64)
-    seats, trace = np.zeros(80, dtype=np.int64), np.zeros(80, dtype=np.int16)
+    seats, trace, heuristic = np.zeros(80, dtype=np.int64), np.zeros(80, dtype=np.int16), np.zeros(80, dtype=np.int64)
     legal_s, legal_t = np.zeros(80, dtype=np.uint64), np.zeros(80, dtype=np.uint64)
-    taker = heuristic_deal(players, seed, i, stop, hs, ht, st, seats, legal_s, legal_t, trace)
-    return taker, (hs, ht, st), seats, legal_s, legal_t, trace
+    forced = np.full(80, -1, dtype=np.int64) if forced is None else forced
+    taker = heuristic_deal(players, seed, i, stop, hs, ht, st, seats, legal_s, legal_t, trace, forced, heuristic)
+    return taker, (hs, ht, st), seats, legal_s, legal_t, trace, heuristic
 
 
 def is_legal(card, words_s, words_t):
@@ -85,10 +88,10 @@ def test_each_row_is_a_decision_of_the_heuristic_deal_described_as_it_was():
         rows = np.zeros((n, K.MAX_DECISIONS, K.ROW_SIZE), dtype=np.int64)
         costs = np.zeros((n, K.MAX_DECISIONS))
         counts = np.zeros(n, dtype=np.int64)
-        K.compare_batch(players, TAROTCLUB, K.SIDE_TAKER | K.SIDE_DEFENCE, 8, 8, FLAGS, np.uint64(11), 0, rows, costs,
-                        counts)
+        K.compare_batch(players, TAROTCLUB, K.SIDE_TAKER | K.SIDE_DEFENCE, False, 8, 8, FLAGS, np.uint64(11), 0, rows,
+                        costs, counts)
         for i in range(n):
-            taker, _, seats, legal_s, legal_t, trace = played_deal(players, 11, i)
+            taker, _, seats, legal_s, legal_t, trace, _ = played_deal(players, 11, i)
             if taker < 0:
                 assert counts[i] == -1
                 continue
@@ -119,8 +122,36 @@ def test_each_row_is_a_decision_of_the_heuristic_deal_described_as_it_was():
     assert checked > 500
 
 
+def test_deals_played_by_the_search_go_on_with_the_search_cards():
+    """With the deals played by the search, replaying each deal with the recorded search cards (one
+    legal card: the heuristic's) meets the same positions: each recorded card legal there and the
+    heuristic's card the one recorded."""
+    for players in (3, 5):
+        n = 4
+        rows = np.zeros((n, K.MAX_DECISIONS, K.ROW_SIZE), dtype=np.int64)
+        costs = np.zeros((n, K.MAX_DECISIONS))
+        counts = np.zeros(n, dtype=np.int64)
+        K.compare_batch(players, TAROTCLUB, K.SIDE_TAKER | K.SIDE_DEFENCE, True, 8, 8, FLAGS, np.uint64(7), 0, rows,
+                        costs, counts)
+        heuristic_play = np.zeros_like(rows)
+        K.compare_batch(players, TAROTCLUB, K.SIDE_TAKER | K.SIDE_DEFENCE, False, 8, 8, FLAGS, np.uint64(7), 0,
+                        heuristic_play, costs.copy(), counts.copy())
+        assert not np.array_equal(rows, heuristic_play), "the search's play leads elsewhere"
+        for i in range(n):
+            if counts[i] < 0:
+                continue
+            position = (rows[i, :counts[i], K.R_TRICK] * players + rows[i, :counts[i], K.R_POSITION])
+            forced = np.full(80, -1, dtype=np.int64)
+            forced[position] = rows[i, :counts[i], K.R_SEARCH]
+            _, _, seats, legal_s, legal_t, trace, heuristic = played_deal(players, 7, i, forced=forced)
+            for row, k in zip(rows[i, :counts[i]], position):
+                assert row[K.R_SEAT] == seats[k] and trace[k] == row[K.R_SEARCH]
+                assert is_legal(row[K.R_SEARCH], legal_s[k], legal_t[k])
+                assert row[K.R_HEURISTIC] == heuristic[k]
+
+
 def test_the_cost_is_a_paired_difference():
-    taker, (hs, ht, st), seats, legal_s, legal_t, trace = played_deal(4, 5, 0, stop=9)
+    taker, (hs, ht, st), _, _, _, _, _ = played_deal(4, 5, 0, stop=9)
     assert taker >= 0
     seat = (st[LEADER] + st[TRICK_LEN]) % st[PLAYERS]
     ls, lt = legal_words(hs[seat], ht[seat], st)
@@ -207,5 +238,7 @@ def test_cli_table_json_and_decisions_file(tmp_path):
     assert data["deals"] + data["skipped"] == 6 and data["by"] == "trick"
     compared = sum(g["decisions"] for g in data["groups"])
     assert compared == len(decisions) == sum(t["decisions"] for t in data["totals"] if t["group"] == "all decisions")
+    searched = json.loads(runner.invoke(main, args + ["--format", "json", "--play", "search"]).stdout)
+    assert searched["play"] == "search" and searched["deals"] == data["deals"]
     bad = runner.invoke(main, ["compare-play", "--side", "north"])
     assert_one_error_line(bad, "north")

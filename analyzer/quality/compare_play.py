@@ -34,6 +34,7 @@ EVAL_WORLDS = 64          # fresh worlds on which the two cards are played when 
 SIDES = {"taker": K.SIDE_TAKER, "defence": K.SIDE_DEFENCE, "both": K.SIDE_TAKER | K.SIDE_DEFENCE}
 GROUPINGS = ("situation", "phase", "trick")
 SIDE_NAMES = ("defence", "taker's side")
+PLAYERS_OF_THE_DEALS = ("heuristic", "search")   # who plays the deals: the positions compared
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class Group:
 class PlayComparison:
     players: int
     side: str
+    play: str
     deals: int
     skipped: int
     worlds: int
@@ -87,7 +89,8 @@ class PlayComparison:
         return out
 
     def as_dict(self, by: str = "situation") -> dict:
-        return {"players": self.players, "side": self.side, "deals": self.deals, "skipped": self.skipped,
+        return {"players": self.players, "side": self.side, "play": self.play, "deals": self.deals,
+                "skipped": self.skipped,
                 "worlds": self.worlds, "eval_worlds": self.eval_worlds, "seconds": self.seconds,
                 "variants": self.variants, "totals": [g.as_dict() for g in self.totals()], "by": by,
                 "groups": [g.as_dict() for g in self.groups(by)]}
@@ -96,15 +99,18 @@ class PlayComparison:
 def compare_play(players: int, deals: int, side: str = "both", seed: int = 0, bidding: str = "tarotclub",
                  worlds: int = SEARCH_WORLDS, eval_worlds: int = EVAL_WORLDS, jobs: int | None = None,
                  progress: Callable[[int, int | None], None] | None = None,
-                 rules: Rules | None = None) -> PlayComparison:
+                 rules: Rules | None = None, play: str = "heuristic") -> PlayComparison:
     """Compare the heuristic's cards with the search's on ``deals`` random deals (all-pass deals are
-    counted as skipped), for the seats of ``side``; each deal has its own random stream, so the chunks
+    counted as skipped), for the seats of ``side``, the deals played by ``play`` (the heuristic, or
+    the search: every seat's card the search's); each deal has its own random stream, so the chunks
     and threads never change the result."""
     rules = rules or Rules(players=players)
     if rules.players != players:
         raise ValueError(f"{players} players under {rules.players}-player rules")
     if side not in SIDES:
         raise ValueError(f"unknown side {side!r} (expected one of: {', '.join(SIDES)})")
+    if play not in PLAYERS_OF_THE_DEALS:
+        raise ValueError(f"unknown play {play!r} (expected one of: {', '.join(PLAYERS_OF_THE_DEALS)})")
     method = method_id(bidding)
     if not 1 <= deals <= MAX_DEALS:
         raise SizeLimitError(f"--deals {deals}: expected 1 to {MAX_DEALS:,} deals")
@@ -117,14 +123,14 @@ def compare_play(players: int, deals: int, side: str = "both", seed: int = 0, bi
             rows = np.zeros((n, K.MAX_DECISIONS, K.ROW_SIZE), dtype=np.int64)
             costs = np.zeros((n, K.MAX_DECISIONS), dtype=np.float64)
             counts = np.zeros(n, dtype=np.int64)
-            K.compare_batch(players, method, SIDES[side], worlds, eval_worlds, rules_flags(rules),
+            K.compare_batch(players, method, SIDES[side], play == "search", worlds, eval_worlds, rules_flags(rules),
                             np.uint64(seed), offset, rows, costs, counts)
             skipped += int((counts < 0).sum())
             keep = np.arange(K.MAX_DECISIONS)[None, :] < counts[:, None]
             frames.append(decision_frame(rows[keep], costs[keep]))
             if progress:
                 progress(offset + n, deals)
-    return PlayComparison(players, side, deals - skipped, skipped, worlds, eval_worlds,
+    return PlayComparison(players, side, play, deals - skipped, skipped, worlds, eval_worlds,
                           time.perf_counter() - start, pd.concat(frames, ignore_index=True), rules.variants())
 
 
