@@ -22,7 +22,7 @@ import numpy as np
 
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
-from analyzer.baselines import METHOD_IDS
+from analyzer.baselines import method_id
 from analyzer.odds import fixed_hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import POLICY_IDS, Settings, run_in_chunks
@@ -145,7 +145,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
         for i, o in enumerate(options):
             out = np.zeros((n, K.BID_SIZE), dtype=np.int64)
             K.bid_batch(fixed, unseen, slots, rules.players, seat, earlier, weighted,
-                        0 if o is None else int(o), METHOD_IDS[bidding], float(noise), policies, settings.worlds,
+                        0 if o is None else int(o), method_id(bidding), float(noise), policies, settings.worlds,
                         np.uint64(settings.seed), offset, True, flags, out, weights)
             features[:, 1 + PER_OPTION * i + SCORE] = weights * out[:, K.B_SCORE] / 2      # half-points to points
             features[:, 1 + PER_OPTION * i + WON] = weights * (out[:, K.B_WON] == 1)

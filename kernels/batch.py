@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from kernels.bidding import run_auction
 from kernels.deals import deal_into, stream_state
 from kernels.pimc import play_to_end
 from kernels.playout import (CH_DISCARD, CH_DISCARD_S, CH_DISCARD_T, RESULT_SIZE, STATE_SIZE, auto_choices,
@@ -30,6 +31,18 @@ def places_to_words(places, players, hs, ht):
             hs[p] |= np.uint64(1) << np.uint64(c)
         else:
             ht[p] |= np.uint64(1) << np.uint64(c - 56)
+
+
+@njit(cache=True)
+def deal_and_bid(fixed, unseen, slots, players, method, flags, seed, index, places, hs, ht, bids):
+    """Deal ``index`` of the run ``seed`` (``deal_into`` with ``whole_deal``'s plan; petit sec deals
+    excluded unless the variant ``flags`` plays them) into ``places`` and the hand words ``hs``/``ht``,
+    then one round of bidding by the model ``method`` into ``bids``: the start of a simulated deal.
+    Returns (RNG state, the taker or -1 when everybody passed)."""
+    state = stream_state(seed, index)
+    state, _ = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), state, places)
+    places_to_words(places, players, hs, ht)
+    return state, run_auction(hs, ht, players, method, bids)
 
 
 @njit(parallel=True, cache=True)

@@ -17,16 +17,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from kernels.batch import places_to_words
-from kernels.bidding import run_auction
-from kernels.deals import deal_into, stream_state, whole_deal
+from kernels.batch import deal_and_bid
+from kernels.deals import whole_deal
 from kernels.endgame import W_NODE_LIMIT, new_workspace
-from kernels.evaluate import candidates_in_world
-from kernels.heuristic import ALL_TRUMPS, popcount
+from kernels.evaluate import candidates_in_world, world_scratch
+from kernels.heuristic import ALL_TRUMPS, ZERO, popcount, suit_bits
 from kernels.pimc import NO_PAST, SOLVE_NODE_LIMIT, SOLVE_TABLE_BITS, SOLVE_TRICKS, pimc_card_solving, seat_sampler
 from kernels.playout import (HAND_SIZE, HEURISTIC, LED, LEADER, PARTNER, PLAYED_T, PLAYERS, POINTS, RESULT_SIZE,
-                             STATE_SIZE, TAKER, TRICK, TRICK_LEN, advance, deal_to_play, exclude_petit_sec,
-                             heuristic_at, legal_words, set_auction)
+                             STATE_SIZE, TAKER, TRICK, TRICK_LEN, advance, deal_to_play, heuristic_at, legal_words,
+                             set_auction, side_of)
 
 # One row per decision compared.
 R_DEAL = 0
@@ -61,9 +60,10 @@ def paired_cost(hs, ht, st, seat, better, worse, eval_worlds, state):
     pair = np.array([better, worse], dtype=np.int64)
     scores = np.empty(2, dtype=np.float64)
     made = np.empty(2, dtype=np.int64)
+    scratch = world_scratch(st[PLAYERS])
     total = 0.0
     for _ in range(eval_worlds):
-        state = candidates_in_world(sampler, st, seat, pair, policies, 1, state, scores, made)
+        state = candidates_in_world(sampler, st, seat, pair, policies, 1, state, scores, made, scratch)
         total += scores[0] - scores[1]
     return total / eval_worlds, state
 
@@ -77,14 +77,14 @@ def describe(hs, ht, st, seat, row):
     row[R_ROLE] = 1 if seat == taker else (2 if seat == st[PARTNER] else 0)
     row[R_TRICK] = st[TRICK]
     row[R_POSITION] = st[TRICK_LEN]
-    row[R_LED] = st[LED]
     led = st[LED]
+    row[R_LED] = led
     if led < 0:
         row[R_HOLDS_LED] = 0
     elif led == 4:
-        row[R_HOLDS_LED] = 1 if ht[seat] & ALL_TRUMPS != 0 else 0
+        row[R_HOLDS_LED] = 1 if ht[seat] & ALL_TRUMPS != ZERO else 0
     else:
-        row[R_HOLDS_LED] = 1 if hs[seat] >> np.uint64(14 * led) & np.uint64(0x3FFF) != 0 else 0
+        row[R_HOLDS_LED] = 1 if hs[seat] & suit_bits(led) != ZERO else 0
     played = ht[seat] & ALL_TRUMPS
     for s in range(players):
         played |= np.uint64(st[PLAYED_T + s])
@@ -111,8 +111,7 @@ def compare_deal(hs, ht, st, sides, by_search, worlds, eval_worlds, w, state, ro
     k = 0
     while st[TRICK] < HAND_SIZE[players]:
         seat = (st[LEADER] + st[TRICK_LEN]) % players
-        on_taker_side = seat == st[TAKER] or seat == st[PARTNER]
-        compared = sides & (SIDE_TAKER if on_taker_side else SIDE_DEFENCE) != 0
+        compared = sides & (SIDE_TAKER if side_of(st, seat) == 1 else SIDE_DEFENCE) != 0
         searched = False
         theirs = -1
         if compared or by_search:
@@ -155,10 +154,8 @@ def compare_batch(players, method, sides, by_search, worlds, eval_worlds, flags,
         bids = np.empty(players, dtype=np.int64)
         w = new_workspace(SOLVE_TABLE_BITS)
         w[W_NODE_LIMIT] = SOLVE_NODE_LIMIT
-        state = stream_state(seed, offset + i)
-        state, _ = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), state, places)
-        places_to_words(places, players, hs, ht)
-        taker = run_auction(hs, ht, players, method, bids)
+        state, taker = deal_and_bid(fixed, unseen, slots, players, method, flags, seed, offset + i, places, hs, ht,
+                                    bids)
         counts[i] = -1
         if taker < 0:
             continue

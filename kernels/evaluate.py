@@ -32,18 +32,23 @@ def play_candidate(hs, ht, st, card, policies, search_worlds, state, result):
 
 
 @njit(cache=True)
-def candidates_in_world(sampler, st, seat, candidates, policies, search_worlds, state, scores, made):
+def world_scratch(players):
+    """The arrays ``candidates_in_world`` draws a world and plays in (place, world hands, played
+    hands, state, result), allocated once by each caller rather than once per world."""
+    words = players + 1
+    return (np.empty(78, dtype=np.int64), np.empty(words, dtype=np.uint64), np.empty(words, dtype=np.uint64),
+            np.empty(words, dtype=np.uint64), np.empty(words, dtype=np.uint64), np.empty(STATE_SIZE, dtype=np.int64),
+            np.empty(RESULT_SIZE, dtype=np.int64))
+
+
+@njit(cache=True)
+def candidates_in_world(sampler, st, seat, candidates, policies, search_worlds, state, scores, made, scratch):
     """Draw one world for ``seat`` (``draw_world`` with ``sampler``, from ``state``) and play each of
     ``candidates`` in it from the same stream state: ``scores[j]`` the seat's final score, ``made[j]``
-    the contract made.  Returns the RNG state after the draw."""
+    the contract made; the work is done in ``scratch`` (``world_scratch``).  Returns the RNG state
+    after the draw."""
     players = st[PLAYERS]
-    place = np.empty(78, dtype=np.int64)
-    world_s = np.empty(players + 1, dtype=np.uint64)
-    world_t = np.empty(players + 1, dtype=np.uint64)
-    play_s = np.empty(players + 1, dtype=np.uint64)
-    play_t = np.empty(players + 1, dtype=np.uint64)
-    play_st = np.empty(STATE_SIZE, dtype=np.int64)
-    result = np.empty(RESULT_SIZE, dtype=np.int64)
+    place, world_s, world_t, play_s, play_t, play_st, result = scratch
     state, partner = draw_world(sampler, state, place, st, seat, True, world_s, world_t)
     for j in range(candidates.shape[0]):
         for p in range(players + 1):
@@ -67,7 +72,7 @@ def world_values(hs, ht, st, candidates, policies, search_worlds, seed, scores, 
     sampler = seat_sampler(hs, ht, st, seat)
     for w in prange(scores.shape[0]):
         candidates_in_world(sampler, st, seat, candidates, policies, search_worlds, stream_state(seed, w), scores[w],
-                            made[w])
+                            made[w], world_scratch(players))
 
 
 @njit(parallel=True, cache=True)

@@ -12,11 +12,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from kernels.batch import places_to_words
-from kernels.bidding import run_auction
-from kernels.deals import deal_into, stream_state, whole_deal
+from kernels.batch import deal_and_bid
+from kernels.deals import whole_deal
 from kernels.pimc import play_out_search
-from kernels.playout import HAND_SIZE, PARTNER, RESULT_SIZE, STATE_SIZE, deal_to_play, exclude_petit_sec, set_auction
+from kernels.playout import HAND_SIZE, PARTNER, RESULT_SIZE, STATE_SIZE, deal_to_play, set_auction
 
 # Output columns per deal.
 M_TAKER = 0            # -1 when everybody passed
@@ -42,10 +41,8 @@ def match_batch(players, method, policy_a, policy_b, worlds, rollouts, flags, se
         policies = np.empty(players, dtype=np.int64)
         result = np.empty(RESULT_SIZE, dtype=np.int64)
         trace = np.empty(0, dtype=np.int16)
-        state = stream_state(seed, offset + i)
-        state, _ = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), state, places)
-        places_to_words(places, players, hs, ht)
-        taker = run_auction(hs, ht, players, method, bids)
+        state, taker = deal_and_bid(fixed, unseen, slots, players, method, flags, seed, offset + i, places, hs, ht,
+                                    bids)
         out[i, M_TAKER] = taker
         out[i, M_CONTRACT] = bids[taker] if taker >= 0 else 0
         if taker < 0:

@@ -14,12 +14,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from kernels.batch import places_to_words
-from kernels.bidding import run_auction
-from kernels.deals import deal_into, stream_state, whole_deal
+from kernels.batch import deal_and_bid
+from kernels.deals import whole_deal
 from kernels.pimc import play_to_end
 from kernels.playout import (CALLED, CHELEM, F_GOULASH, GARDE, HAND_SIZE, POIGNEE_T, RESULT_SIZE, STATE_SIZE,
-                             deal_to_play, exclude_petit_sec, set_auction)
+                             deal_to_play, set_auction)
 
 # Columns of ``start`` per deal.
 S_TAKER = 0            # -1 when everybody passed
@@ -43,10 +42,8 @@ def record_batch(players, method, policy, worlds, flags, seed, offset, places, b
         st = np.empty(STATE_SIZE, dtype=np.int64)
         policies = np.full(players, policy, dtype=np.int64)
         result = np.empty(RESULT_SIZE, dtype=np.int64)
-        state = stream_state(seed, offset + i)
-        state, _ = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), state, places[i])
-        places_to_words(places[i], players, hs, ht)
-        taker = run_auction(hs, ht, players, method, bids[i])
+        state, taker = deal_and_bid(fixed, unseen, slots, players, method, flags, seed, offset + i, places[i], hs, ht,
+                                    bids[i])
         start[i, S_TAKER] = taker
         if taker < 0 and flags[F_GOULASH] == 0:
             continue

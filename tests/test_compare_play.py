@@ -68,6 +68,16 @@ def played_deal(players, seed, i, stop=100, forced=None):
     return taker, (hs, ht, st), seats, legal_s, legal_t, trace, heuristic
 
 
+def compared_batch(players, by_search, seed, n):
+    """``compare_batch`` on deals 0…n-1, both sides compared, 8 worlds each way: (rows, costs, counts)."""
+    rows = np.zeros((n, K.MAX_DECISIONS, K.ROW_SIZE), dtype=np.int64)
+    costs = np.zeros((n, K.MAX_DECISIONS))
+    counts = np.zeros(n, dtype=np.int64)
+    K.compare_batch(players, TAROTCLUB, K.SIDE_TAKER | K.SIDE_DEFENCE, by_search, 8, 8, FLAGS, np.uint64(seed), 0,
+                    rows, costs, counts)
+    return rows, costs, counts
+
+
 def is_legal(card, words_s, words_t):
     return bool(words_t >> np.uint64(card - 56) & np.uint64(1)) if card >= 56 else \
         bool(words_s >> np.uint64(card) & np.uint64(1))
@@ -85,11 +95,7 @@ def test_each_row_is_a_decision_of_the_heuristic_deal_described_as_it_was():
     checked = 0
     for players in (3, 4, 5):
         n = 6
-        rows = np.zeros((n, K.MAX_DECISIONS, K.ROW_SIZE), dtype=np.int64)
-        costs = np.zeros((n, K.MAX_DECISIONS))
-        counts = np.zeros(n, dtype=np.int64)
-        K.compare_batch(players, TAROTCLUB, K.SIDE_TAKER | K.SIDE_DEFENCE, False, 8, 8, FLAGS, np.uint64(11), 0, rows,
-                        costs, counts)
+        rows, costs, counts = compared_batch(players, False, 11, n)
         for i in range(n):
             taker, _, seats, legal_s, legal_t, trace, _ = played_deal(players, 11, i)
             if taker < 0:
@@ -128,14 +134,8 @@ def test_deals_played_by_the_search_go_on_with_the_search_cards():
     heuristic's card the one recorded."""
     for players in (3, 5):
         n = 4
-        rows = np.zeros((n, K.MAX_DECISIONS, K.ROW_SIZE), dtype=np.int64)
-        costs = np.zeros((n, K.MAX_DECISIONS))
-        counts = np.zeros(n, dtype=np.int64)
-        K.compare_batch(players, TAROTCLUB, K.SIDE_TAKER | K.SIDE_DEFENCE, True, 8, 8, FLAGS, np.uint64(7), 0, rows,
-                        costs, counts)
-        heuristic_play = np.zeros_like(rows)
-        K.compare_batch(players, TAROTCLUB, K.SIDE_TAKER | K.SIDE_DEFENCE, False, 8, 8, FLAGS, np.uint64(7), 0,
-                        heuristic_play, costs.copy(), counts.copy())
+        rows, _, counts = compared_batch(players, True, 7, n)
+        heuristic_play, _, _ = compared_batch(players, False, 7, n)
         assert not np.array_equal(rows, heuristic_play), "the search's play leads elsewhere"
         for i in range(n):
             if counts[i] < 0:
