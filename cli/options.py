@@ -24,7 +24,8 @@ quiet_option = click.option("--quiet", is_flag=True,
                             help="No progress bar (on a terminal, a first run still says in one line that it compiles "
                                  "the kernels).")
 worlds_option = click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), default=PIMC_WORLDS, show_default=True,
-                             help="PIMC: worlds sampled per decision (more: stronger play, slower).")
+                             help="PIMC: the most worlds sampled per decision (pimc stops sooner once one card "
+                                  "is clearly best; more: stronger play, slower).")
 variant_option = click.option("--variant", "variants", multiple=True, metavar="NAME=VALUE",
                               help="Rule variant (repeatable), e.g. petit-au-bout=flat.")
 

@@ -32,10 +32,27 @@ Inference about the hidden hands goes beyond the voids revealed in play:
   describes, and not against the search (docs/performance.md), for twice the time: ``PIMC`` does
   not use it.
 
-``PIMC`` is the solver with the petit sec constraint; ``PIMC_SOLVER``, ``PIMC_CONSTRAINED``,
-``PIMC_WEIGHTED`` and ``PIMC_PLAYS`` have one component each (solver, petit sec constraint, auction
-weights, weights from the cards played) over ``PIMC_UNIFORM``, to measure each one's contribution in
-duplicate.
+Two shortcuts spend the worlds where they decide something (docs/performance.md, "The search's
+time"):
+
+* equivalent cards are searched once (``candidate_classes``): spot cards of one suit, or trumps 2 to
+  20, with no card between them anywhere but in the seat's hand or the tricks already won, are worth
+  the same under perfect play in every world the seat can draw (the solver merges them the same
+  way); the heuristic's rollouts, whose seats read the cards out, treat them almost alike (the same
+  card in 98–99% of decisions, +0.7 ± 0.5 a deal in duplicate at 4 players);
+* racing (``PIMC`` only; ``race_cut``): after 16 worlds and every 8 after, a class of cards behind
+  the leader by more than ``RACE_Z`` standard errors of the paired difference, or tied with it in
+  every world, stops being searched, and the decision ends when one class is left; ``worlds`` is
+  then the most a decision draws.  On the same worlds it plays the same card in 95–96% of decisions
+  (the search with other worlds agrees with itself in 68%), and it lets ``PIMC`` search up to 128
+  worlds in the time 64 took: measured in duplicate against 64 worlds without racing
+  (``PIMC_FIXED``, kept as the yardstick), +5.9 ± 2.2 a deal at 3 players, +6.4 ± 2.5 at 4, +8.9 ±
+  2.4 at 5.
+
+``PIMC`` is the solver with the petit sec constraint, racing; ``PIMC_FIXED`` the same without racing;
+``PIMC_SOLVER``, ``PIMC_CONSTRAINED``, ``PIMC_WEIGHTED`` and ``PIMC_PLAYS`` have one component each
+(solver, petit sec constraint, auction weights, weights from the cards played) over ``PIMC_UNIFORM``,
+to measure each one's contribution in duplicate.
 """
 
 from __future__ import annotations
@@ -44,7 +61,8 @@ import numpy as np
 from numba import njit
 
 from kernels.bidding import bid_probability
-from kernels.endgame import MAX_MOVES, W_NODE_LIMIT, card_values, new_workspace, seat_share
+from kernels.endgame import (LOW_SUIT_BITS, MAX_MOVES, MID_TRUMP_BITS, W_NODE_LIMIT, card_values, merge_skip,
+                             new_workspace, seat_share, trick_words)
 from kernels.heuristic import ALL_TRUMPS, EXCUSE_MASK, FIRST_TRUMP_ID, ONE, ZERO, lowest_bit, popcount
 from kernels.playout import (BID_METHOD, BIDS, CALLED, CHIEN_S, CHIEN_T, CONTRACT, EXCL_S, EXCL_T, GARDE, HAND_SIZE,
                              HEURISTIC, LEADER, NOISY, PARTNER, PARTNER_KNOWN, PETIT_SEC_ANNULLED, PIMC, PLAYED_S,
@@ -57,6 +75,7 @@ PIMC_SOLVER = 5        # PIMC_UNIFORM with the endgame solver
 PIMC_CONSTRAINED = 6   # PIMC_UNIFORM with the petit sec constraint
 PIMC_WEIGHTED = 7      # PIMC_UNIFORM with worlds weighted by the auction
 PIMC_PLAYS = 8         # PIMC_UNIFORM with worlds resampled by how well they explain the cards played
+PIMC_FIXED = 9         # PIMC without racing: every class of cards searched in every world (a yardstick)
 # The inference's settings: the bidders' error around the model, in points (as ``bid --auction-noise``),
 # the likelihood of a card other than the heuristic's choice (against 1 for that choice), the worlds
 # drawn per world kept when resampling by the cards played, the share of equal weights mixed in, and
@@ -73,6 +92,12 @@ NO_PAST = np.empty(0, dtype=np.int64)     # no cards played to weigh the worlds 
 SOLVE_TRICKS = np.array([0, 0, 0, 5, 4, 3], dtype=np.int64)
 SOLVE_NODE_LIMIT = 20000
 SOLVE_TABLE_BITS = 12
+# Racing (``race_cut``): from RACE_FIRST worlds on, every RACE_STEP worlds, the classes of cards that
+# are behind by more than RACE_Z standard errors (or tied everywhere) stop being searched, and the
+# decision stops once one class is left.
+RACE_FIRST = 16
+RACE_STEP = 8
+RACE_Z = 2.5
 
 KING_BITS = np.uint64(sum(1 << (s * 14 + 13) for s in range(4)))
 OUDLER_T = np.uint64(1 | 1 << 20 | 1 << 21)
@@ -176,16 +201,16 @@ def world_into(place, st, seat, world_s, world_t):
 
 @njit(cache=True, inline="always")
 def is_search(policy):
-    return PIMC <= policy <= PIMC_PLAYS
+    return PIMC <= policy <= PIMC_FIXED
 
 
 @njit(cache=True, inline="always")
 def search_features(policy):
     """(solves the ending, applies the petit sec constraint, weights worlds by the auction, weights
-    worlds by the cards played)."""
-    if policy == PIMC:
-        return True, True, False, False
-    return policy == PIMC_SOLVER, policy == PIMC_CONSTRAINED, policy == PIMC_WEIGHTED, policy == PIMC_PLAYS
+    worlds by the cards played, races)."""
+    if policy == PIMC or policy == PIMC_FIXED:
+        return True, True, False, False, policy == PIMC
+    return policy == PIMC_SOLVER, policy == PIMC_CONSTRAINED, policy == PIMC_WEIGHTED, policy == PIMC_PLAYS, False
 
 
 @njit(cache=True, inline="always")
@@ -378,6 +403,86 @@ def mixture_weights(likelihood, out):
 
 
 @njit(cache=True)
+def candidate_classes(hs, ht, st, seat, legal_s, legal_t, candidates, rep):
+    """Equivalent legal cards, as the seat sees them: ``rep[j]`` is the index of the candidate that
+    stands for ``candidates[j]`` (ascending card ids), the highest of its class; returns the number
+    of classes.  Two cards of the seat's hand are equivalent when they are worth one half-point each
+    (spot cards of one suit, or trumps 2 to 20) and no card between them is anywhere but in the
+    seat's hand or in the tricks already won: the other hands, the cards aside (which some seats
+    count as still out) and the trick in play are the same cards in every world the seat can draw,
+    so a card of the class wins, loses and scores as any other.  Trumps the seat showed in a poignée
+    are not merged (the others know them).  The endgame solver merges the same way within a world
+    (``kernels.endgame.merge_skip``)."""
+    players = st[PLAYERS]
+    trick_s, trick_t = trick_words(st)
+    out_s = np.uint64(trick_s)
+    out_t = np.uint64(trick_t)
+    for p in range(players + 1):
+        out_s |= hs[p]
+        out_t |= ht[p]
+    mergeable_t = MID_TRUMP_BITS & ~np.uint64(st[POIGNEE_T + seat])
+    n = candidates.shape[0]
+    classes = 0
+    for j in range(n - 1, -1, -1):
+        card = candidates[j]
+        rep[j] = j
+        if card < FIRST_TRUMP_ID:
+            bit = ONE << np.uint64(card)
+            merged = merge_skip(bit, legal_s, out_s, LOW_SUIT_BITS)
+            above = out_s & ~((bit << ONE) - ONE)
+            offset = 0
+        else:
+            bit = ONE << np.uint64(card - FIRST_TRUMP_ID)
+            merged = merge_skip(bit, legal_t, out_t, mergeable_t)
+            above = out_t & ~((bit << ONE) - ONE)
+            offset = FIRST_TRUMP_ID
+        if merged:
+            equivalent = offset + lowest_bit(above)
+            for i in range(j + 1, n):
+                if candidates[i] == equivalent:
+                    rep[j] = rep[i]
+        if rep[j] == j:
+            classes += 1
+    return classes
+
+
+@njit(cache=True)
+def race_cut(values, n, alive):
+    """Successive elimination after ``n`` worlds: the leader is the class with the best mean value
+    (the first of equals); a class is dropped when the leader beats it on average by more than
+    ``RACE_Z`` standard errors of the paired difference world by world, or ties it in every world so
+    far.  ``alive`` marks the classes still searched; returns their number."""
+    m = values.shape[1]
+    lead = -1
+    lead_total = -np.inf
+    for j in range(m):
+        if alive[j]:
+            total = 0.0
+            for v in range(n):
+                total += values[v, j]
+            if total > lead_total:
+                lead, lead_total = j, total
+    left = 0
+    for j in range(m):
+        if not alive[j]:
+            continue
+        if j != lead:
+            sum_d = 0.0
+            sum_d2 = 0.0
+            for v in range(n):
+                d = values[v, lead] - values[v, j]
+                sum_d += d
+                sum_d2 += d * d
+            mean = sum_d / n
+            var = max(sum_d2 / n - mean * mean, 0.0) * n / (n - 1)
+            if (mean > 0.0 and mean * mean * n > RACE_Z * RACE_Z * var) or (sum_d == 0.0 and sum_d2 == 0.0):
+                alive[j] = False
+                continue
+        left += 1
+    return left
+
+
+@njit(cache=True)
 def pimc_card(hs, ht, st, worlds, rollouts, state):
     """The card PIMC plays for the seat to play, every world finished by heuristic rollouts; returns
     (card, RNG state)."""
@@ -385,7 +490,8 @@ def pimc_card(hs, ht, st, worlds, rollouts, state):
 
 
 @njit(cache=True)
-def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain, weigh, start, past):
+def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain, weigh, start, past,
+                      race=False):
     """The card PIMC plays for the seat to play; returns (card, RNG state).  From ``solve_tricks``
     tricks before the end (the trick in play counted; 0: never) each world is solved exactly
     (``kernels/endgame.py``, workspace ``w`` with its node limit) instead of rolled out, the seat's
@@ -394,7 +500,9 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
     count by its auction weight (``mixture_weights``), not equally.  When ``past`` holds the cards
     played since the position ``start`` (empty: none known), the worlds are resampled in proportion
     to how well they explain those cards (``resampled_worlds``), each counting as often as it was
-    drawn."""
+    drawn.  Equivalent cards share one rollout (``candidate_classes``); ``race`` (unweighted worlds
+    only): classes ruled out by the worlds so far stop being searched (``race_cut``), the decision
+    ends when one is left, and a decision whose legal cards are all equivalent draws no world."""
     players = st[PLAYERS]
     seat = (st[LEADER] + st[TRICK_LEN]) % players
     legal_s, legal_t = legal_words(hs[seat], ht[seat], st)
@@ -413,6 +521,14 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
         k += 1
     if n_legal == 1:
         return candidates[0], state
+    rep = np.empty(n_legal, dtype=np.int64)
+    n_alive = candidate_classes(hs, ht, st, seat, legal_s, legal_t, candidates, rep)
+    alive = np.empty(n_legal, dtype=np.bool_)
+    for j in range(n_legal):
+        alive[j] = rep[j] == j
+    race = race and not weigh and past.shape[0] == 0
+    if race and n_alive == 1:
+        return candidates[0], state                 # every legal card plays alike
     sampler = seat_sampler(hs, ht, st, seat)
     place = np.empty(78, dtype=np.int64)
     world_s = np.empty(players + 1, dtype=np.uint64)
@@ -439,6 +555,7 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
     solving = solve_tricks > 0 and HAND_SIZE[players] - st[TRICK] <= solve_tricks
     solved_cards = np.empty(MAX_MOVES, dtype=np.int64)
     solved_values = np.empty(MAX_MOVES, dtype=np.int64)
+    evaluated = n_eval
     for v in range(n_eval):
         if weigh_plays:
             for p in range(players + 1):
@@ -462,6 +579,8 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
                             values[v, j] = share * solved_values[i]
                 continue
         for j in range(n_legal):
+            if not alive[j]:
+                continue
             for r in range(rollouts):
                 for p in range(players + 1):
                     play_s[p] = world_s[p]
@@ -473,6 +592,13 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
                 state, _ = advance(play_s, play_t, play_st, first if r == 0 else noisy, state, forced, 1 << 30,
                                    result, no_trace)
                 values[v, j] += result[seat]
+        for j in range(n_legal):
+            values[v, j] = values[v, rep[j]]            # an equivalent card scores as its class's
+        if race and n_alive > 1 and v + 1 >= RACE_FIRST and (v + 1) % RACE_STEP == 0 and v + 1 < n_eval:
+            n_alive = race_cut(values, v + 1, alive)
+            if n_alive == 1:
+                evaluated = v + 1
+                break
     weights = np.ones(worlds, dtype=np.float64)
     if weigh:
         mixture_weights(likelihood, weights)
@@ -482,8 +608,10 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
     best = 0
     best_total = -np.inf
     for j in range(n_legal):
+        if not alive[rep[j]]:
+            continue
         total = 0.0
-        for v in range(n_eval):
+        for v in range(evaluated):
             total += weights[v] * values[v, j]
         if total > best_total:
             best, best_total = j, total
@@ -508,10 +636,10 @@ def play_out_search(hs, ht, st, policies, worlds, rollouts, state, result, trace
     while st[TRICK] < n_tricks:
         seat = (st[LEADER] + st[TRICK_LEN]) % players
         if is_search(policies[seat]):
-            solves, constrain, weigh, weigh_plays = search_features(policies[seat])
+            solves, constrain, weigh, weigh_plays, race = search_features(policies[seat])
             solve_tricks = SOLVE_TRICKS[players] if solves else 0
             forced[0], state = pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain,
-                                                 weigh, start, past[:k] if weigh_plays else past[:0])
+                                                 weigh, start, past[:k] if weigh_plays else past[:0], race)
             state, _ = advance(hs, ht, st, policies, state, forced, 1, result, card)
         else:
             state, _ = advance(hs, ht, st, policies, state, none, 1, result, card)

@@ -20,7 +20,7 @@ from analyzer.runs import POLICY_IDS as PLAY_POLICY_IDS
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean
 from kernels import match as K
-from kernels.pimc import PIMC_CONSTRAINED, PIMC_PLAYS, PIMC_SOLVER, PIMC_WEIGHTED
+from kernels.pimc import PIMC_CONSTRAINED, PIMC_FIXED, PIMC_PLAYS, PIMC_SOLVER, PIMC_WEIGHTED
 
 # Each deal keeps MATCH_SIZE int64 results (32 bytes) plus a float per played deal: 10^8 deals take
 # about 4 GB, which a 24 GiB machine holds with room to spare (and about an hour of heuristic play).
@@ -28,9 +28,10 @@ MAX_DEALS = 100_000_000
 
 # The playing policies, and for matches the search with one of its components over pimc-uniform, to
 # measure each one's part: the endgame solver, the petit sec constraint, the auction weights, the
-# weights from the cards played.
+# weights from the cards played; and pimc without racing (every world searched for every card).
 POLICY_IDS = PLAY_POLICY_IDS | {"pimc-solver": PIMC_SOLVER, "pimc-constrained": PIMC_CONSTRAINED,
-                                "pimc-weighted": PIMC_WEIGHTED, "pimc-plays": PIMC_PLAYS}
+                                "pimc-weighted": PIMC_WEIGHTED, "pimc-plays": PIMC_PLAYS,
+                                "pimc-fixed": PIMC_FIXED}
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,152 @@
+"""The search's shortcuts: equivalent cards searched once (``candidate_classes``) and racing
+(``race_cut``): the classes are those the definition gives, their cards are worth exactly the same
+under perfect play, and racing drops only the classes the worlds so far rule out."""
+
+import random
+
+import numpy as np
+import pytest
+
+from analyzer import cards as C
+from analyzer.rules import Rules
+from analyzer.simulate import state_from_game
+from kernels import playout as K
+from kernels.endgame import W_NODE_LIMIT, new_workspace
+from kernels.pimc import NO_PAST, SOLVE_TRICKS, candidate_classes, pimc_card_solving, race_cut
+from tests.test_endgame import brute_values, random_ending
+from tests.test_pimc import positions
+
+
+def classes_of(hs, ht, st):
+    """(candidates, rep) for the seat to play, from the kernel."""
+    players = int(st[K.PLAYERS])
+    seat = (int(st[K.LEADER]) + int(st[K.TRICK_LEN])) % players
+    legal_s, legal_t = K.legal_words(hs[seat], ht[seat], st)
+    cands = np.array([c for c in range(56) if int(legal_s) >> c & 1] +
+                     [56 + c for c in range(22) if int(legal_t) >> c & 1], dtype=np.int64)
+    rep = np.empty(len(cands), dtype=np.int64)
+    n = candidate_classes(hs, ht, st, seat, legal_s, legal_t, cands, rep)
+    return seat, cands, rep, n
+
+
+def held(hs, ht, p, card):
+    return bool(int(hs[p]) >> card & 1) if card < 56 else bool(int(ht[p]) >> (card - 56) & 1)
+
+
+def equivalent_by_definition(hs, ht, st, seat, a, b):
+    """Cards a < b of the seat's hand play alike: one half-point each, the same suit (or both trumps
+    2-20), neither shown in a poignée, and no card between them in another hand, aside or on the
+    table."""
+    if C.half_points(a) != 1 or C.half_points(b) != 1 or C.is_oudler(a) or C.is_oudler(b):
+        return False
+    if C.is_trump(a) != C.is_trump(b) or (not C.is_trump(a) and C.suit_of(a) != C.suit_of(b)):
+        return False
+    shown = int(st[K.POIGNEE_T + seat])
+    if any(C.is_trump(c) and shown >> (c - 56) & 1 for c in (a, b)):
+        return False
+    players = int(st[K.PLAYERS])
+    table = {int(st[K.TRICK_CARDS + i]) for i in range(int(st[K.TRICK_LEN]))}
+    for c in range(a + 1, b):
+        if c in table or any(held(hs, ht, p, c) for p in range(players + 1) if p != seat):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_classes_are_the_definition(players):
+    merged = 0
+    for game in positions(players, 120, seed=40 + players):
+        hs, ht, st = state_from_game(game)
+        seat, cands, rep, n = classes_of(hs, ht, st)
+        assert n == len(set(rep.tolist()))
+        for j in range(len(cands)):
+            assert rep[rep[j]] == rep[j] and rep[j] >= j          # the highest card of its class stands for it
+            for i in range(j + 1, len(cands)):
+                # Cards of a class are consecutive among the candidates; two neighbours share a class
+                # exactly when the definition says so.
+                if i == j + 1:
+                    same = equivalent_by_definition(hs, ht, st, seat, int(cands[j]), int(cands[i]))
+                    assert (rep[i] == rep[j]) == same, (C.token(int(cands[j])), C.token(int(cands[i])))
+        merged += len(cands) - n
+    assert merged > 50
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_cards_of_a_class_have_the_same_exact_value(players):
+    rng = random.Random(7 + players)
+    checked = 0
+    for _ in range(300):
+        game = random_ending(rng, players, rng.randint(2, 3))
+        hs, ht, st = state_from_game(game)
+        _, cands, rep, n = classes_of(hs, ht, st)
+        if n == len(cands):
+            continue
+        values = brute_values(game)
+        for j in range(len(cands)):
+            assert values[int(cands[j])] == values[int(cands[rep[j]])]
+            checked += int(rep[j] != j)
+    assert checked > 20
+
+
+def test_race_drops_what_the_worlds_rule_out():
+    rng = np.random.default_rng(1)
+    n = 16
+    values = np.zeros((64, 4))
+    values[:n, 0] = rng.normal(100, 40, n)
+    values[:n, 1] = values[:n, 0] - 30 + rng.normal(0, 5, n)    # always behind the first: dropped
+    values[:n, 2] = values[:n, 0] + rng.normal(0, 40, n)         # as good within noise: kept
+    values[:n, 3] = values[:n, 0]                                # tied in every world: dropped
+    alive = np.array([True, True, True, True])
+    left = race_cut(values, n, alive)
+    assert list(alive) == [True, False, True, False] and left == 2
+    # A class already dropped stays dropped, and the leader is never dropped.
+    values[:n, 2] = values[:n, 0] + 50
+    left = race_cut(values, n, alive)
+    assert list(alive) == [False, False, True, False] and left == 1
+
+
+def test_race_keeps_every_class_on_equal_noise():
+    rng = np.random.default_rng(2)
+    n = 32
+    values = np.zeros((64, 3))
+    values[:n] = rng.normal(0, 30, (n, 3))
+    alive = np.ones(3, dtype=np.bool_)
+    race_cut(values, n, alive)
+    assert alive.sum() >= 2
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_racing_search_plays_legal_cards_reproducibly(players):
+    w = new_workspace(12)
+    w[W_NODE_LIMIT] = 20000
+    same = 0
+    stopped = 0
+    count = 0
+    for i, game in enumerate(positions(players, 40, seed=60 + players, rules=Rules(players=players))):
+        hs, ht, st = state_from_game(game)
+        args = (64, 1, np.uint64(i), SOLVE_TRICKS[players], w, True, False, st, NO_PAST)
+        card, state = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, True)
+        again, _ = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, True)
+        plain, plain_state = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, False)
+        assert game.legal_cards() >> int(card) & 1 and card == again
+        same += int(card == plain)
+        stopped += int(state != plain_state)       # fewer worlds drawn: the stream stopped earlier
+        count += 1
+    assert stopped >= 3                 # racing stops early (6 to 9 of these 40 random-play positions)
+    assert same >= 0.8 * count          # and on the same worlds mostly plays the same card
+
+
+def test_one_class_needs_no_search():
+    # Every legal card in one class: the lowest is played without drawing a world (the RNG state is
+    # returned as it came).
+    rng = random.Random(3)
+    for _ in range(200):
+        game = random_ending(rng, 4, 3)
+        hs, ht, st = state_from_game(game)
+        _, cands, rep, n = classes_of(hs, ht, st)
+        if n == 1 and len(cands) > 1:
+            w = new_workspace(10)
+            card, state = pimc_card_solving(hs, ht, st, 8, 1, np.uint64(5), 4, w, True, False, st, NO_PAST, True)
+            assert card == cands[0] and state == np.uint64(5)
+            return
+    pytest.fail("no position with one class of several cards")
