@@ -61,8 +61,8 @@ import numpy as np
 from numba import njit
 
 from kernels.bidding import bid_probability
-from kernels.endgame import (LOW_SUIT_BITS, MAX_MOVES, MID_TRUMP_BITS, W_NODE_LIMIT, card_values, merge_skip,
-                             new_workspace, seat_share, trick_words)
+from kernels.endgame import (LOW_SUIT_BITS, MAX_MOVES, MID_TRUMP_BITS, W_NODE_LIMIT, merge_skip, new_workspace,
+                             seat_share, trick_words, wanted_card_values)
 from kernels.heuristic import ALL_TRUMPS, EXCUSE_MASK, FIRST_TRUMP_ID, ONE, ZERO, lowest_bit, popcount
 from kernels.playout import (BID_METHOD, BIDS, CALLED, CHIEN_S, CHIEN_T, CONTRACT, EXCL_S, EXCL_T, GARDE, HAND_SIZE,
                              HEURISTIC, LEADER, NOISY, PARTNER, PARTNER_KNOWN, PETIT_SEC_ANNULLED, PIMC, PLAYED_S,
@@ -570,7 +570,16 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
             for i in range(STATE_SIZE):
                 play_st[i] = st[i]
             play_st[PARTNER] = partner
-            m = card_values(world_s, world_t, play_st, w, True, solved_cards, solved_values)
+            wanted_s = ZERO
+            wanted_t = ZERO
+            for j in range(n_legal):
+                if alive[rep[j]]:
+                    if candidates[j] < FIRST_TRUMP_ID:
+                        wanted_s |= ONE << np.uint64(candidates[j])
+                    else:
+                        wanted_t |= ONE << np.uint64(candidates[j] - FIRST_TRUMP_ID)
+            m = wanted_card_values(world_s, world_t, play_st, w, True, wanted_s, wanted_t, solved_cards,
+                                   solved_values)
             if m == n_legal:
                 share = seat_share(players, st[TAKER], partner, seat)
                 for i in range(m):
