@@ -278,8 +278,6 @@ def tt_slot(w, k1, k2):
 
 PENDING = -(np.int64(1) << np.int64(50))       # a node whose moves are still being searched
 ABORTED = -(np.int64(1) << np.int64(51))       # the node limit was reached
-UNSEARCHED = -(np.int64(1) << np.int64(52))    # a card ``wanted_card_values`` was not asked to search
-ALL_CARDS = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @njit(cache=True, inline="always")
@@ -562,14 +560,6 @@ def card_values(hs, ht, st, w, fresh, cards, values):
     """Every legal card of the seat to play and its value (``total`` under perfect play from there),
     into ``cards``/``values``; returns their number, or -1 if the node limit (``W_NODE_LIMIT``, over
     all the cards) stopped the search.  Equivalent cards share one search."""
-    return wanted_card_values(hs, ht, st, w, fresh, ALL_CARDS, ALL_CARDS, cards, values)
-
-
-@njit(cache=True)
-def wanted_card_values(hs, ht, st, w, fresh, wanted_s, wanted_t, cards, values):
-    """``card_values`` searching only the legal cards in ``wanted_s``/``wanted_t`` (suit and trump
-    words): every legal card is listed, the others' values being left unsearched (``UNSEARCHED``).
-    A wanted card equivalent to an unwanted one is searched itself."""
     load(hs, ht, st, w, fresh)
     players = st[PLAYERS]
     seat = (st[LEADER] + st[TRICK_LEN]) % players
@@ -593,10 +583,8 @@ def wanted_card_values(hs, ht, st, w, fresh, wanted_s, wanted_t, cards, values):
             if legal & bit == ZERO:
                 continue
             card = offset + b
-            above = out & ~((bit << ONE) - ONE)
-            if (wanted_t if word == 1 else wanted_s) & bit == ZERO:
-                by_card[card] = UNSEARCHED
-            elif merge_skip(bit, legal, out, mergeable) and by_card[offset + lowest_bit(above)] != UNSEARCHED:
+            if merge_skip(bit, legal, out, mergeable):
+                above = out & ~((bit << ONE) - ONE)
                 by_card[card] = by_card[offset + lowest_bit(above)]
             else:
                 by_card[card] = search_card(w, st, card)

@@ -40,14 +40,15 @@ time"):
   the same under perfect play in every world the seat can draw (the solver merges them the same
   way); the heuristic's rollouts, whose seats read the cards out, treat them almost alike (the same
   card in 98–99% of decisions, +0.7 ± 0.5 a deal in duplicate at 4 players);
-* racing (``PIMC`` only; ``race_cut``): after 16 worlds and every 8 after, a class of cards behind
-  the leader by more than ``RACE_Z`` standard errors of the paired difference, or tied with it in
-  every world, stops being searched, and the decision ends when one class is left; ``worlds`` is
-  then the most a decision draws.  On the same worlds it plays the same card in 95–96% of decisions
-  (the search with other worlds agrees with itself in 68%), and it lets ``PIMC`` search up to 128
-  worlds in the time 64 took: measured in duplicate against 64 worlds without racing
-  (``PIMC_FIXED``, kept as the yardstick), +5.9 ± 2.2 a deal at 3 players, +6.4 ± 2.5 at 4, +8.9 ±
-  2.4 at 5.
+* racing (``PIMC`` only, before the solved endings; ``race_cut``): after 16 worlds and every 8 after,
+  a class of cards behind the leader by more than ``RACE_Z`` standard errors of the paired
+  difference, or tied with it in every world, stops being searched, and the decision ends when one
+  class is left; ``worlds`` is then the most a decision draws.  On the same worlds it plays the
+  same card in 95–96% of decisions (the search with other worlds agrees with itself in 68%), and it
+  lets ``PIMC`` search up to 128 worlds in the time 64 took: measured in duplicate against 64
+  worlds without racing (``PIMC_FIXED``, kept as the yardstick), +5.9 ± 2.2 a deal at 3 players,
+  +6.4 ± 2.5 at 4, +8.9 ± 2.4 at 5.  In the solved endings racing saved a third of a deal's time but
+  cost −0.7 ± 0.35 a deal at 4 players (a rare world can swing an ending: petit au bout, chelem).
 
 ``PIMC`` is the solver with the petit sec constraint, racing; ``PIMC_FIXED`` the same without racing;
 ``PIMC_SOLVER``, ``PIMC_CONSTRAINED``, ``PIMC_WEIGHTED`` and ``PIMC_PLAYS`` have one component each
@@ -61,8 +62,8 @@ import numpy as np
 from numba import njit
 
 from kernels.bidding import bid_probability
-from kernels.endgame import (LOW_SUIT_BITS, MAX_MOVES, MID_TRUMP_BITS, W_NODE_LIMIT, merge_skip, new_workspace,
-                             seat_share, trick_words, wanted_card_values)
+from kernels.endgame import (LOW_SUIT_BITS, MAX_MOVES, MID_TRUMP_BITS, W_NODE_LIMIT, card_values, merge_skip,
+                             new_workspace, seat_share, trick_words)
 from kernels.heuristic import ALL_TRUMPS, EXCUSE_MASK, FIRST_TRUMP_ID, ONE, ZERO, lowest_bit, popcount
 from kernels.playout import (BID_METHOD, BIDS, CALLED, CHIEN_S, CHIEN_T, CONTRACT, EXCL_S, EXCL_T, GARDE, HAND_SIZE,
                              HEURISTIC, LEADER, NOISY, PARTNER, PARTNER_KNOWN, PETIT_SEC_ANNULLED, PIMC, PLAYED_S,
@@ -501,8 +502,9 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
     played since the position ``start`` (empty: none known), the worlds are resampled in proportion
     to how well they explain those cards (``resampled_worlds``), each counting as often as it was
     drawn.  Equivalent cards share one rollout (``candidate_classes``); ``race`` (unweighted worlds
-    only): classes ruled out by the worlds so far stop being searched (``race_cut``), the decision
-    ends when one is left, and a decision whose legal cards are all equivalent draws no world."""
+    only): a decision whose legal cards are all equivalent draws no world, and before the solved
+    endings the classes ruled out by the worlds so far stop being searched (``race_cut``), the
+    decision ending when one is left."""
     players = st[PLAYERS]
     seat = (st[LEADER] + st[TRICK_LEN]) % players
     legal_s, legal_t = legal_words(hs[seat], ht[seat], st)
@@ -553,6 +555,7 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
         state, n_eval = resampled_worlds(sampler, state, st, seat, constrain, start, past, worlds, kept_s, kept_t,
                                          kept_partner, kept_count)
     solving = solve_tricks > 0 and HAND_SIZE[players] - st[TRICK] <= solve_tricks
+    race = race and not solving      # solved endings: every class in every world (racing there lost 0.7 a deal at 4p)
     solved_cards = np.empty(MAX_MOVES, dtype=np.int64)
     solved_values = np.empty(MAX_MOVES, dtype=np.int64)
     evaluated = n_eval
@@ -566,43 +569,36 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
             state, partner = draw_world(sampler, state, place, st, seat, constrain, world_s, world_t)
         if weigh:
             likelihood[v] = auction_likelihood(world_s, world_t, st, seat, AUCTION_NOISE)
+        solved = False
         if solving:
             for i in range(STATE_SIZE):
                 play_st[i] = st[i]
             play_st[PARTNER] = partner
-            wanted_s = ZERO
-            wanted_t = ZERO
-            for j in range(n_legal):
-                if alive[rep[j]]:
-                    if candidates[j] < FIRST_TRUMP_ID:
-                        wanted_s |= ONE << np.uint64(candidates[j])
-                    else:
-                        wanted_t |= ONE << np.uint64(candidates[j] - FIRST_TRUMP_ID)
-            m = wanted_card_values(world_s, world_t, play_st, w, True, wanted_s, wanted_t, solved_cards,
-                                   solved_values)
-            if m == n_legal:
+            m = card_values(world_s, world_t, play_st, w, True, solved_cards, solved_values)
+            solved = m == n_legal
+            if solved:
                 share = seat_share(players, st[TAKER], partner, seat)
                 for i in range(m):
                     for j in range(n_legal):
                         if candidates[j] == solved_cards[i]:
                             values[v, j] = share * solved_values[i]
-                continue
-        for j in range(n_legal):
-            if not alive[j]:
-                continue
-            for r in range(rollouts):
-                for p in range(players + 1):
-                    play_s[p] = world_s[p]
-                    play_t[p] = world_t[p]
-                for i in range(STATE_SIZE):
-                    play_st[i] = st[i]
-                play_st[PARTNER] = partner
-                forced[0] = candidates[j]
-                state, _ = advance(play_s, play_t, play_st, first if r == 0 else noisy, state, forced, 1 << 30,
-                                   result, no_trace)
-                values[v, j] += result[seat]
-        for j in range(n_legal):
-            values[v, j] = values[v, rep[j]]            # an equivalent card scores as its class's
+        if not solved:
+            for j in range(n_legal):
+                if not alive[j]:
+                    continue
+                for r in range(rollouts):
+                    for p in range(players + 1):
+                        play_s[p] = world_s[p]
+                        play_t[p] = world_t[p]
+                    for i in range(STATE_SIZE):
+                        play_st[i] = st[i]
+                    play_st[PARTNER] = partner
+                    forced[0] = candidates[j]
+                    state, _ = advance(play_s, play_t, play_st, first if r == 0 else noisy, state, forced, 1 << 30,
+                                       result, no_trace)
+                    values[v, j] += result[seat]
+            for j in range(n_legal):
+                values[v, j] = values[v, rep[j]]        # an equivalent card scores as its class's
         if race and n_alive > 1 and v + 1 >= RACE_FIRST and (v + 1) % RACE_STEP == 0 and v + 1 < n_eval:
             n_alive = race_cut(values, v + 1, alive)
             if n_alive == 1:

@@ -11,7 +11,7 @@ from analyzer import cards as C
 from analyzer.rules import Rules
 from analyzer.simulate import state_from_game
 from kernels import playout as K
-from kernels.endgame import UNSEARCHED, W_NODE_LIMIT, card_values, new_workspace, wanted_card_values
+from kernels.endgame import W_NODE_LIMIT, new_workspace
 from kernels.pimc import NO_PAST, SOLVE_TRICKS, candidate_classes, pimc_card_solving, race_cut
 from tests.test_endgame import brute_values, random_ending
 from tests.test_pimc import positions
@@ -151,28 +151,3 @@ def test_one_class_needs_no_search():
             return
     pytest.fail("no position with one class of several cards")
 
-
-@pytest.mark.parametrize("players", [3, 4, 5])
-def test_solving_only_the_wanted_cards_gives_their_values(players):
-    # Racing asks the solver for the classes still searched: the cards asked for get the values a
-    # full solve gives them, also where their equivalent above was not asked for.
-    rng = random.Random(30 + players)
-    w = new_workspace(12)
-    cards = np.empty(24, dtype=np.int64)
-    values = np.empty(24, dtype=np.int64)
-    some_cards = np.empty(24, dtype=np.int64)
-    some_values = np.empty(24, dtype=np.int64)
-    for _ in range(120):
-        game = random_ending(rng, players, rng.randint(2, 3))
-        hs, ht, st = state_from_game(game)
-        k = card_values(hs, ht, st, w, True, cards, values)
-        wanted = [c for c in cards[:k] if rng.random() < 0.5]
-        wanted_s = np.uint64(sum(1 << int(c) for c in wanted if c < 56))
-        wanted_t = np.uint64(sum(1 << (int(c) - 56) for c in wanted if c >= 56))
-        m = wanted_card_values(hs, ht, st, w, True, wanted_s, wanted_t, some_cards, some_values)
-        assert m == k and list(some_cards[:m]) == list(cards[:k])
-        for i in range(k):
-            if cards[i] in wanted:
-                assert some_values[i] == values[i]
-            else:
-                assert some_values[i] == UNSEARCHED
