@@ -487,12 +487,12 @@ def race_cut(values, n, alive):
 def pimc_card(hs, ht, st, worlds, rollouts, state):
     """The card PIMC plays for the seat to play, every world finished by heuristic rollouts; returns
     (card, RNG state)."""
-    return pimc_card_solving(hs, ht, st, worlds, rollouts, state, 0, new_workspace(1), False, False, st, NO_PAST)
+    return pimc_card_solving(hs, ht, st, worlds, rollouts, state, 0, new_workspace(1), False, False, st, NO_PAST,
+                             False)
 
 
 @njit(cache=True)
-def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain, weigh, start, past,
-                      race=False):
+def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain, weigh, start, past, race):
     """The card PIMC plays for the seat to play; returns (card, RNG state).  From ``solve_tricks``
     tricks before the end (the trick in play counted; 0: never) each world is solved exactly
     (``kernels/endgame.py``, workspace ``w`` with its node limit) instead of rolled out, the seat's

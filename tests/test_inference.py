@@ -201,8 +201,9 @@ def test_weighting_without_an_auction_changes_no_decision(players):
         if game.taker is None:
             continue
         hs, ht, st = state_from_game(game)
-        plain = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), 8, 1, np.uint64(i), 0, w, False, False, st, NO_PAST)
+        plain = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), 8, 1, np.uint64(i), 0, w, False, False, st, NO_PAST,
+                                  False)
         weighted = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), 8, 1,
-                                     np.uint64(i), 0, w, False, True, st, NO_PAST)
+                                     np.uint64(i), 0, w, False, True, st, NO_PAST, False)
         assert plain == weighted
 
