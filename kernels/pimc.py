@@ -426,24 +426,13 @@ def candidate_classes(hs, ht, st, seat, legal_s, legal_t, candidates, rep):
     classes = 0
     for j in range(n - 1, -1, -1):
         card = candidates[j]
-        rep[j] = j
         if card < FIRST_TRUMP_ID:
-            bit = ONE << np.uint64(card)
-            merged = merge_skip(bit, legal_s, out_s, LOW_SUIT_BITS)
-            above = out_s & ~((bit << ONE) - ONE)
-            offset = 0
+            merged = merge_skip(ONE << np.uint64(card), legal_s, out_s, LOW_SUIT_BITS)
         else:
-            bit = ONE << np.uint64(card - FIRST_TRUMP_ID)
-            merged = merge_skip(bit, legal_t, out_t, mergeable_t)
-            above = out_t & ~((bit << ONE) - ONE)
-            offset = FIRST_TRUMP_ID
-        if merged:
-            equivalent = offset + lowest_bit(above)
-            for i in range(j + 1, n):
-                if candidates[i] == equivalent:
-                    rep[j] = rep[i]
-        if rep[j] == j:
-            classes += 1
+            merged = merge_skip(ONE << np.uint64(card - FIRST_TRUMP_ID), legal_t, out_t, mergeable_t)
+        # The equivalent card merge_skip found is the next card in play above, legal: the next candidate.
+        rep[j] = rep[j + 1] if merged else j
+        classes += int(not merged)
     return classes
 
 
