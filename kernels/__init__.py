@@ -6,6 +6,11 @@ Numba's on-disk cache keys a compiled function on its own source file only, so a
 calls a kernel of another file would keep running a stale copy of it after an upgrade.  The cache
 directory is therefore keyed on a hash of every kernel source: any change starts a fresh cache.
 It lives under ``NUMBA_CACHE_DIR`` when that is set, else under the user's cache directory.
+
+A kernel called from another with a constant (``1``, ``True``) or a module-level array (read-only
+inside jitted code) is compiled again for that literal or read-only type, with everything it calls:
+one more copy of a search costs tens of seconds on a first run.  So jitted callers pass
+``np.int64(1)``, ``np.bool_(True)`` and arrays of their own, the types a call from Python gets.
 """
 
 import hashlib

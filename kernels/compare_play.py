@@ -22,7 +22,7 @@ from kernels.deals import whole_deal
 from kernels.endgame import W_NODE_LIMIT, new_workspace
 from kernels.evaluate import candidates_in_world, world_scratch
 from kernels.heuristic import ALL_TRUMPS, ZERO, popcount, suit_bits
-from kernels.pimc import NO_PAST, SOLVE_NODE_LIMIT, SOLVE_TABLE_BITS, SOLVE_TRICKS, pimc_card_solving, seat_sampler
+from kernels.pimc import SOLVE_NODE_LIMIT, SOLVE_TABLE_BITS, SOLVE_TRICKS, pimc_card_solving, seat_sampler
 from kernels.playout import (HAND_SIZE, HEURISTIC, LED, LEADER, PARTNER, PLAYED_T, PLAYERS, POINTS, RESULT_SIZE,
                              STATE_SIZE, TAKER, TRICK, TRICK_LEN, advance, deal_to_play, heuristic_at, legal_words,
                              set_auction, side_of)
@@ -63,7 +63,7 @@ def paired_cost(hs, ht, st, seat, better, worse, eval_worlds, state):
     scratch = world_scratch(st[PLAYERS])
     total = 0.0
     for _ in range(eval_worlds):
-        state = candidates_in_world(sampler, st, seat, pair, policies, 1, state, scores, made, scratch)
+        state = candidates_in_world(sampler, st, seat, pair, policies, np.int64(1), state, scores, made, scratch)
         total += scores[0] - scores[1]
     return total / eval_worlds, state
 
@@ -118,8 +118,8 @@ def compare_deal(hs, ht, st, sides, by_search, worlds, eval_worlds, w, state, ro
             legal_s, legal_t = legal_words(hs[seat], ht[seat], st)
             n_legal = popcount(legal_s) + popcount(legal_t)
             if n_legal > 1:
-                theirs, state = pimc_card_solving(hs, ht, st, worlds, 1, state, solve_tricks, w, True, False, st,
-                                                  NO_PAST, False)
+                theirs, state = pimc_card_solving(hs, ht, st, worlds, np.int64(1), state, solve_tricks, w,
+                                                  np.bool_(True), np.bool_(False), st, none, np.bool_(False))
                 searched = True
                 if compared:
                     mine = heuristic_at(hs, ht, st)
@@ -133,9 +133,9 @@ def compare_deal(hs, ht, st, sides, by_search, worlds, eval_worlds, w, state, ro
                     k += 1
         if by_search and searched:
             forced[0] = theirs
-            state, _ = advance(hs, ht, st, policies, state, forced, 1, result, card)
+            state, _ = advance(hs, ht, st, policies, state, forced, np.int64(1), result, card)
         else:
-            state, _ = advance(hs, ht, st, policies, state, none, 1, result, card)
+            state, _ = advance(hs, ht, st, policies, state, none, np.int64(1), result, card)
     return k, state
 
 
@@ -152,7 +152,7 @@ def compare_batch(players, method, sides, by_search, worlds, eval_worlds, flags,
         ht = np.empty(players + 1, dtype=np.uint64)
         st = np.empty(STATE_SIZE, dtype=np.int64)
         bids = np.empty(players, dtype=np.int64)
-        w = new_workspace(SOLVE_TABLE_BITS)
+        w = new_workspace(np.int64(SOLVE_TABLE_BITS))
         w[W_NODE_LIMIT] = SOLVE_NODE_LIMIT
         state, taker = deal_and_bid(fixed, unseen, slots, players, method, flags, seed, offset + i, places, hs, ht,
                                     bids)

@@ -613,7 +613,7 @@ def solve_line(hs, ht, st, w, cards, values, line):
     (each side playing its best card, the first of equals) into ``line``.  ``hs``/``ht``/``st`` are
     left as they were.  Returns (legal cards, cards in the line, nodes searched in all)."""
     players = st[PLAYERS]
-    k = card_values(hs, ht, st, w, True, cards, values)
+    k = card_values(hs, ht, st, w, np.bool_(True), cards, values)
     nodes = w[W_NODES]
     play_s = hs.copy()
     play_t = ht.copy()
@@ -629,7 +629,7 @@ def solve_line(hs, ht, st, w, cards, values, line):
         play_card(play_s, play_t, play_st, card)
         if play_st[TRICK] == HAND_SIZE[players]:
             break
-        m = card_values(play_s, play_t, play_st, w, False, step_cards, step_values)
+        m = card_values(play_s, play_t, play_st, w, np.bool_(False), step_cards, step_values)
         nodes += w[W_NODES]
         seat = (play_st[LEADER] + play_st[TRICK_LEN]) % players
         card = step_cards[best_index(w, seat, step_values, m)]

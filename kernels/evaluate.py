@@ -16,8 +16,8 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.deals import stream_state
-from kernels.pimc import draw_world, play_to_end, seat_sampler
-from kernels.playout import LEADER, PARTNER, PLAYERS, R_MADE, RESULT_SIZE, STATE_SIZE, TRICK_LEN, advance
+from kernels.pimc import draw_world, load_world, play_to_end, seat_sampler
+from kernels.playout import LEADER, PLAYERS, R_MADE, RESULT_SIZE, STATE_SIZE, TRICK_LEN, advance
 
 
 @njit(cache=True)
@@ -27,7 +27,7 @@ def play_candidate(hs, ht, st, card, policies, search_worlds, state, result):
     forced = np.empty(1, dtype=np.int64)
     forced[0] = card
     no_trace = np.empty(0, dtype=np.int16)
-    state, _ = advance(hs, ht, st, policies, state, forced, 1, result, no_trace)
+    state, _ = advance(hs, ht, st, policies, state, forced, np.int64(1), result, no_trace)
     play_to_end(hs, ht, st, policies, search_worlds, state, result, no_trace)
 
 
@@ -47,16 +47,10 @@ def candidates_in_world(sampler, st, seat, candidates, policies, search_worlds, 
     ``candidates`` in it from the same stream state: ``scores[j]`` the seat's final score, ``made[j]``
     the contract made; the work is done in ``scratch`` (``world_scratch``).  Returns the RNG state
     after the draw."""
-    players = st[PLAYERS]
     place, world_s, world_t, play_s, play_t, play_st, result = scratch
-    state, partner = draw_world(sampler, state, place, st, seat, True, world_s, world_t)
+    state, partner = draw_world(sampler, state, place, st, seat, np.bool_(True), world_s, world_t)
     for j in range(candidates.shape[0]):
-        for p in range(players + 1):
-            play_s[p] = world_s[p]
-            play_t[p] = world_t[p]
-        for i in range(STATE_SIZE):
-            play_st[i] = st[i]
-        play_st[PARTNER] = partner
+        load_world(world_s, world_t, st, partner, play_s, play_t, play_st)
         play_candidate(play_s, play_t, play_st, candidates[j], policies, search_worlds, state, result)
         scores[j] = result[seat]
         made[j] = result[R_MADE]

@@ -87,7 +87,7 @@ OVERSAMPLE = 4
 UNIFORM_SHARE = 0.25
 MAX_REDRAWS = 64
 REDRAW_SALT = np.uint64(0x5DEECE66D2545F49)
-NO_PAST = np.empty(0, dtype=np.int64)     # no cards played to weigh the worlds by
+NO_PAST = np.empty(0, dtype=np.int64)     # no cards played to weigh the worlds by (for Python callers)
 # ``PIMC`` solves each world exactly from this many tricks before the end (by player count), each
 # solve stopped past SOLVE_NODE_LIMIT nodes (that world is then rolled out).
 SOLVE_TRICKS = np.array([0, 0, 0, 5, 4, 3], dtype=np.int64)
@@ -201,6 +201,18 @@ def world_into(place, st, seat, world_s, world_t):
 
 
 @njit(cache=True, inline="always")
+def load_world(world_s, world_t, st, partner, play_s, play_t, play_st):
+    """Set up ``play_s``/``play_t``/``play_st`` to play on from the position ``st`` in the world
+    ``world_s``/``world_t`` whose taker's partner is ``partner`` (``draw_world``'s)."""
+    for p in range(st[PLAYERS] + 1):
+        play_s[p] = world_s[p]
+        play_t[p] = world_t[p]
+    for i in range(STATE_SIZE):
+        play_st[i] = st[i]
+    play_st[PARTNER] = partner
+
+
+@njit(cache=True, inline="always")
 def is_search(policy):
     return PIMC <= policy <= PIMC_FIXED
 
@@ -294,7 +306,7 @@ def play_likelihood(world_s, world_t, st, start, past, seat, partner, mismatch, 
         s = (rst[LEADER] + rst[TRICK_LEN]) % players
         if s != seat and heuristic_at(rs, rt, rst) != past[k]:
             likelihood *= mismatch
-        advance(rs, rt, rst, policies, ZERO, past[k:k + 1], 1, result, no_trace)
+        advance(rs, rt, rst, policies, ZERO, past[k:k + 1], np.int64(1), result, no_trace)
     return likelihood
 
 
@@ -476,8 +488,8 @@ def race_cut(values, n, alive):
 def pimc_card(hs, ht, st, worlds, rollouts, state):
     """The card PIMC plays for the seat to play, every world finished by heuristic rollouts; returns
     (card, RNG state)."""
-    return pimc_card_solving(hs, ht, st, worlds, rollouts, state, 0, new_workspace(1), False, False, st, NO_PAST,
-                             False)
+    return pimc_card_solving(hs, ht, st, worlds, rollouts, state, np.int64(0), new_workspace(np.int64(1)),
+                             np.bool_(False), np.bool_(False), st, np.empty(0, dtype=np.int64), np.bool_(False))
 
 
 @njit(cache=True)
@@ -560,10 +572,8 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
             likelihood[v] = auction_likelihood(world_s, world_t, st, seat, AUCTION_NOISE)
         solved = False
         if solving:
-            for i in range(STATE_SIZE):
-                play_st[i] = st[i]
-            play_st[PARTNER] = partner
-            m = card_values(world_s, world_t, play_st, w, True, solved_cards, solved_values)
+            load_world(world_s, world_t, st, partner, play_s, play_t, play_st)
+            m = card_values(play_s, play_t, play_st, w, np.bool_(True), solved_cards, solved_values)
             solved = m == n_legal
             if solved:
                 share = seat_share(players, st[TAKER], partner, seat)
@@ -576,14 +586,9 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
                 if not alive[j]:
                     continue
                 for r in range(rollouts):
-                    for p in range(players + 1):
-                        play_s[p] = world_s[p]
-                        play_t[p] = world_t[p]
-                    for i in range(STATE_SIZE):
-                        play_st[i] = st[i]
-                    play_st[PARTNER] = partner
+                    load_world(world_s, world_t, st, partner, play_s, play_t, play_st)
                     forced[0] = candidates[j]
-                    state, _ = advance(play_s, play_t, play_st, first if r == 0 else noisy, state, forced, 1 << 30,
+                    state, _ = advance(play_s, play_t, play_st, first if r == 0 else noisy, state, forced, np.int64(1 << 30),
                                        result, no_trace)
                     values[v, j] += result[seat]
             for j in range(n_legal):
@@ -619,7 +624,7 @@ def play_out_search(hs, ht, st, policies, worlds, rollouts, state, result, trace
     the solver from ``SOLVE_TRICKS``); returns the RNG state."""
     players = st[PLAYERS]
     n_tricks = HAND_SIZE[players]
-    w = new_workspace(SOLVE_TABLE_BITS)
+    w = new_workspace(np.int64(SOLVE_TABLE_BITS))
     w[W_NODE_LIMIT] = SOLVE_NODE_LIMIT
     forced = np.empty(1, dtype=np.int64)
     none = np.empty(0, dtype=np.int64)
@@ -634,9 +639,9 @@ def play_out_search(hs, ht, st, policies, worlds, rollouts, state, result, trace
             solve_tricks = SOLVE_TRICKS[players] if solves else 0
             forced[0], state = pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain,
                                                  weigh, start, past[:k] if weigh_plays else past[:0], race)
-            state, _ = advance(hs, ht, st, policies, state, forced, 1, result, card)
+            state, _ = advance(hs, ht, st, policies, state, forced, np.int64(1), result, card)
         else:
-            state, _ = advance(hs, ht, st, policies, state, none, 1, result, card)
+            state, _ = advance(hs, ht, st, policies, state, none, np.int64(1), result, card)
         past[k] = card[0]
         if k < trace.shape[0]:
             trace[k] = card[0]
@@ -650,5 +655,5 @@ def play_to_end(hs, ht, st, policies, worlds, state, result, trace):
     the search's card-by-card loop only where it is needed.  Returns the RNG state."""
     for s in range(st[PLAYERS]):
         if is_search(policies[s]):
-            return play_out_search(hs, ht, st, policies, worlds, 1, state, result, trace)
+            return play_out_search(hs, ht, st, policies, worlds, np.int64(1), state, result, trace)
     return play_out(hs, ht, st, policies, state, result, trace)

@@ -496,7 +496,6 @@ CHOICES_SIZE = 6
 
 
 ALL_AUTO = np.full(CHOICES_SIZE, AUTO, dtype=np.int64)
-NO_FORCED = np.empty(0, dtype=np.int64)     # a constant: play_out allocates nothing per deal
 
 
 @njit(cache=True)
@@ -827,12 +826,12 @@ def play_card(hs, ht, st, card):
     forced = np.empty(1, dtype=np.int64)
     forced[0] = card
     result = np.empty(RESULT_SIZE, dtype=np.int64)
-    advance(hs, ht, st, np.zeros(st[PLAYERS], dtype=np.int64), np.uint64(0), forced, 1, result,
+    advance(hs, ht, st, np.zeros(st[PLAYERS], dtype=np.int64), np.uint64(0), forced, np.int64(1), result,
             np.empty(0, dtype=np.int16))
 
 
 @njit(cache=True)
 def play_out(hs, ht, st, policies, state, result, trace):
     """Play to the end with ``policies[seat]`` and score into ``result``; returns the RNG state."""
-    state, _ = advance(hs, ht, st, policies, state, NO_FORCED, 1 << 30, result, trace)
+    state, _ = advance(hs, ht, st, policies, state, st[:0], np.int64(1 << 30), result, trace)  # nothing forced
     return state

@@ -25,7 +25,7 @@ def classes_of(hs, ht, st):
     cands = np.array([c for c in range(56) if int(legal_s) >> c & 1] +
                      [56 + c for c in range(22) if int(legal_t) >> c & 1], dtype=np.int64)
     rep = np.empty(len(cands), dtype=np.int64)
-    n = candidate_classes(hs, ht, st, seat, legal_s, legal_t, cands, rep)
+    n = candidate_classes(hs, ht, st, seat, np.uint64(legal_s), np.uint64(legal_t), cands, rep)
     return seat, cands, rep, n
 
 
