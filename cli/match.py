@@ -41,8 +41,8 @@ def match(policy_a, policy_b, deals, players, seed, bidding, worlds, rollouts, j
     are pimc-uniform with one of pimc's two parts, pimc-weighted with its worlds weighted by how well
     they explain the auction (measured: no gain, so pimc does not weigh), pimc-plays with its worlds
     drawn in proportion to how well they explain the cards played (measured: a gain against heuristic
-    players only, so pimc does not use it).  Deals that everybody passes are skipped (under all-pass=goulash too: a Goulash
-    has no sides to swap)."""
+    players only, so pimc does not use it).  Deals that everybody passes are skipped (under
+    all-pass=goulash too: a Goulash has no sides to swap)."""
     rules = rules_from(players, variants)
     with Progress("playing", quiet) as bar:
         r = run_match(policy_a, policy_b, deals, rules.players, seed, bidding, worlds, rollouts, jobs, bar, rules)

@@ -67,8 +67,8 @@ from kernels.endgame import (LOW_SUIT_BITS, MAX_MOVES, MID_TRUMP_BITS, W_NODE_LI
 from kernels.heuristic import ALL_TRUMPS, EXCUSE_MASK, FIRST_TRUMP_ID, ONE, ZERO, lowest_bit, popcount
 from kernels.playout import (BID_METHOD, BIDS, CALLED, CHIEN_S, CHIEN_T, CONTRACT, EXCL_S, EXCL_T, GARDE, HAND_SIZE,
                              HEURISTIC, LEADER, NOISY, PARTNER, PARTNER_KNOWN, PETIT_SEC_ANNULLED, PIMC, PLAYED_S,
-                             PLAYED_T, PLAYERS, POIGNEE_T, RESULT_SIZE, SHOWN_T, STATE_SIZE, TAKER, TRICK, TRICK_LEN,
-                             advance, heuristic_at, legal_words, play_out)
+                             PLAYED_T, PLAYERS, POIGNEE_T, RESULT_SIZE, SHOWN_T, STATE_SIZE, TAKER, TO_THE_END, TRICK,
+                             TRICK_LEN, advance, heuristic_at, legal_words, play_out)
 from kernels.worlds import prepare, sample_world, uniform01
 
 PIMC_UNIFORM = 4       # worlds uniform under the voids, every world rolled out by the heuristic (no solver)
@@ -588,8 +588,8 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
                 for r in range(rollouts):
                     load_world(world_s, world_t, st, partner, play_s, play_t, play_st)
                     forced[0] = candidates[j]
-                    state, _ = advance(play_s, play_t, play_st, first if r == 0 else noisy, state, forced, np.int64(1 << 30),
-                                       result, no_trace)
+                    state, _ = advance(play_s, play_t, play_st, first if r == 0 else noisy, state, forced,
+                                       np.int64(TO_THE_END), result, no_trace)
                     values[v, j] += result[seat]
             for j in range(n_legal):
                 values[v, j] = values[v, rep[j]]        # an equivalent card scores as its class's

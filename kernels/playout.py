@@ -496,6 +496,7 @@ CHOICES_SIZE = 6
 
 
 ALL_AUTO = np.full(CHOICES_SIZE, AUTO, dtype=np.int64)
+TO_THE_END = 1 << 30       # ``advance``'s card limit that plays the deal out
 
 
 @njit(cache=True)
@@ -833,5 +834,5 @@ def play_card(hs, ht, st, card):
 @njit(cache=True)
 def play_out(hs, ht, st, policies, state, result, trace):
     """Play to the end with ``policies[seat]`` and score into ``result``; returns the RNG state."""
-    state, _ = advance(hs, ht, st, policies, state, st[:0], np.int64(1 << 30), result, trace)  # nothing forced
+    state, _ = advance(hs, ht, st, policies, state, st[:0], np.int64(TO_THE_END), result, trace)  # nothing forced
     return state
