@@ -49,6 +49,24 @@ def test_uniform_over_a_small_constrained_set():
     assert abs(chi2 - dof) < 5 * math.sqrt(2 * dof)
 
 
+def test_uniform_when_the_roomiest_place_is_not_the_first():
+    # The table's lowest digit is the place with the most room (here the last), and most codes are
+    # out of reach (a total room left below the last group's size): the draws stay uniform.
+    allowed = [0b0011, 0b0110, 0b1100, 0b1001, 0b0101, 0b1110, 0b1111, 0b1111, 0b1111, 0b1111]
+    room = [1, 2, 3, 4]
+    valid = _valid(allowed, room)
+    n = 100_000
+    worlds, count = _sample(allowed, room, n, seed=3)
+    assert count == len(valid)
+    freq = {v: 0 for v in valid}
+    for w in worlds:
+        freq[w] += 1
+    expected = n / len(valid)
+    chi2 = sum((f - expected) ** 2 / expected for f in freq.values())
+    dof = len(valid) - 1
+    assert abs(chi2 - dof) < 5 * math.sqrt(2 * dof)
+
+
 def test_a_card_out_of_play_stays_out_and_fixed_cards_stay_put():
     allowed = [0, 0b01, 0b10, 0b11, 0b11]
     worlds, count = _sample(allowed, [2, 2], 200)
