@@ -21,8 +21,8 @@ from analyzer.notation import format_cards
 from analyzer.odds import contract_odds
 from analyzer.rules import Contract, PoigneeLevel
 from analyzer.runs import MAX_DEALS
-from cli.options import (_finite, echo_json, format_option, jobs_option, players_option, quiet_option, rules_from,
-                         seed_option, settings_options, variant_option)
+from cli.options import (echo_json, finite_number, format_option, jobs_option, players_option, quiet_option,
+                         rules_from, seed_option, settings_options, variant_option)
 from cli.progress import Progress, compile_notice
 
 
@@ -104,7 +104,7 @@ def odds(hand, players, seat, settings, variants, quiet, fmt) -> None:
 @click.option("--bidding", type=click.Choice(["tarotclub", "chavey"]), default="tarotclub", show_default=True,
               help="The bidding model of the other seats.")
 @click.option("--auction-noise", "noise", type=click.FloatRange(0, 100), default=BID_NOISE, show_default=True,
-              callback=_finite, metavar="POINTS",
+              callback=finite_number, metavar="POINTS",
               help="How far from the --bidding count the earlier bidders may stray: each deal weighs the "
                    "probability that its earlier seats make the bids made, with their count off by a normal "
                    "error of this many points (0: exactly the count).")

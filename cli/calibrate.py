@@ -8,9 +8,9 @@ import io
 import click
 
 from analyzer.quality.calibrate import DEEP_DEALS, DEEP_SEED, DEEP_WORLDS, MAX_HANDS, NOISE_SES, TOLERANCE, calibrate
-from analyzer.runs import MAX_DEALS, MAX_WORLDS
-from cli.options import (echo_json, format_option, jobs_option, players_option, quiet_option, rules_from,
-                         seed_option, variant_option)
+from analyzer.runs import MAX_DEALS, MAX_WORLDS, Settings
+from cli.options import (echo_json, finite_number, format_option, jobs_option, players_option, quiet_option,
+                         rules_from, seed_option, variant_option)
 from cli.progress import Progress
 
 CSV_COLUMNS = ["hand_index", "hand", "contract", "p_default", "se_default", "p_deep", "se_deep", "gap", "gap_se",
@@ -26,22 +26,33 @@ CSV_COLUMNS = ["hand_index", "hand", "contract", "p_default", "se_default", "p_d
               help="Deep search: PIMC worlds per decision.")
 @click.option("--deep-deals", "deals", type=click.IntRange(10, MAX_DEALS), default=DEEP_DEALS, show_default=True,
               help="Deep search: deals per hand (each of odds and bid).")
+@click.option("--policy", type=click.Choice(["heuristic", "pimc"]), default="heuristic", show_default=True,
+              help="The answers set against deep search: how their seats play (the default of odds and bid, or "
+                   "a search).")
+@click.option("--worlds", "tested_worlds", type=click.IntRange(1, MAX_WORLDS), default=Settings().worlds,
+              show_default=True, help="With --policy pimc: the most worlds per decision of those answers.")
+@click.option("--precision", type=click.FloatRange(0.001, 0.5), default=Settings().precision, show_default=True,
+              callback=finite_number,
+              help="Those answers run until every probability's 95% half-width is at most this.")
 @jobs_option
 @variant_option
 @quiet_option
 @format_option("table", "json", "csv")
-def calibrate_command(players, hands, seed, worlds, deals, jobs, variants, quiet, fmt) -> None:
+def calibrate_command(players, hands, seed, worlds, deals, policy, tested_worlds, precision, jobs, variants, quiet,
+                      fmt) -> None:
     """The default answers of odds and bid against deep search (PIMC) on random hands.
 
     For each of --hands random hands of seat 1 (dealt from --seed), each contract's probability of
-    success by `odds` with the default settings next to the deep-search one, with their standard
-    errors and the gap, and the recommendation of `bid` under each; then the mean and worst absolute
-    gap per contract, the share of hands whose every gap is within ±3 pp or within two standard errors
-    of the difference, the share whose recommendation agrees, and the seconds per command. The deep
-    runs use deals of their own, so the two estimates are independent."""
+    success by `odds` with the default settings (or those of --policy, --worlds and --precision) next
+    to the deep-search one, with their standard errors and the gap, and the recommendation of `bid`
+    under each; then per contract the mean gap, the mean and worst absolute gap and the gaps' spread
+    beyond their noise, the share of hands whose every gap is within ±3 pp or within two standard
+    errors of the difference, the share whose recommendation agrees, and the seconds per command. The
+    deep runs use deals of their own, so the two estimates are independent."""
     rules = rules_from(players, variants)
+    tested = Settings(policy=policy, worlds=tested_worlds, precision=precision)
     with Progress("calibrating", quiet, unit="hands") as bar:
-        result = calibrate(rules.players, hands, seed, worlds, deals, jobs, progress=bar, rules=rules)
+        result = calibrate(rules.players, hands, seed, worlds, deals, jobs, progress=bar, rules=rules, tested=tested)
     if fmt == "json":
         echo_json(result.as_dict())
         return
@@ -62,7 +73,8 @@ def calibrate_command(players, hands, seed, worlds, deals, jobs, variants, quiet
 def _table(result) -> None:
     click.echo(f"{result.players} players, seat 1, {len(result.hands)} random hands (seed {result.seed})")
     click.echo(f"default: {result.default.play_model}, until every probability is within "
-               f"±{result.default.precision:g} (the defaults of odds and bid)")
+               f"±{result.default.precision:g}" + (" (the defaults of odds and bid)" if result.tests_the_defaults else
+                                                   " (odds and bid with these settings)"))
     click.echo(f"deep:    {result.deep.play_model}, {result.deep.deals:,} deals (seed {DEEP_SEED})")
     for i, h in enumerate(result.hands, 1):
         click.echo("")
@@ -85,9 +97,10 @@ def _table(result) -> None:
     n = len(result.hands)
     click.echo("")
     click.echo(f"summary over {n} hands (gaps in percentage points: default minus deep)")
-    click.echo(f"  {'contract':<13}{'mean |gap|':>11}{'worst |gap|':>12}")
+    click.echo(f"  {'contract':<13}{'mean gap':>9}{'mean |gap|':>11}{'worst |gap|':>12}{'spread beyond noise':>20}")
     for token, g in s["gaps"].items():
-        click.echo(f"  {token:<13}{100 * g['mean_abs']:>11.1f}{100 * g['worst_abs']:>12.1f}")
+        click.echo(f"  {token:<13}{100 * g['mean']:>+9.1f}{100 * g['mean_abs']:>11.1f}{100 * g['worst_abs']:>12.1f}"
+                   f"{100 * g['spread_beyond_noise']:>20.1f}")
     for label, key in ((f"every gap within ±{TOLERANCE * 100:g} pp", "share_within_3pp"),
                        (f"every gap within {NOISE_SES:g} se of the difference", "share_within_2se"),
                        ("same recommendation", "share_same_recommendation"),

@@ -67,7 +67,8 @@ def echo_json(obj) -> None:
     click.echo(json_text(obj))
 
 
-def _finite(ctx, param, value):
+def finite_number(ctx, param, value):
+    """Click callback: a float option must be a number (click's ranges let NaN through)."""
     if value is not None and not math.isfinite(value):
         raise click.BadParameter(f"{value} is not a number", param=param)
     return value
@@ -83,7 +84,7 @@ def settings_options(fixed_deals: int | None = None, max_fixed: int = MAX_DEALS)
             click.option("--deals", type=click.IntRange(1, MAX_DEALS),
                          help="A fixed number of deals (else --precision)."),
             click.option("--precision", type=click.FloatRange(0.001, 0.5), default=0.01, show_default=True,
-                         callback=_finite, help="Run until every probability's 95% half-width is at most this."),
+                         callback=finite_number, help="Run until every probability's 95% half-width is at most this."),
             click.option("--max-deals", type=click.IntRange(1, MAX_DEALS), default=200_000, show_default=True,
                          help="Upper bound on deals with --precision."),
         ]

@@ -11,11 +11,11 @@ from click.testing import CliRunner
 
 from analyzer import cards as C
 from analyzer.bid import bid_advice
-from analyzer.quality.calibrate import DEEP_SEED, calibrate
+from analyzer.quality.calibrate import DEEP_SEED, Estimate, Gap, calibrate, gap_summary
 from analyzer.errors import SizeLimitError
 from analyzer.hand import Hand
 from analyzer.odds import contract_odds
-from analyzer.rules import Rules
+from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings
 from analyzer.sampling import random_hands, sample_deals
 from analyzer.stats import Z95
@@ -49,7 +49,7 @@ def test_json_shape(report):
     assert (report["players"], report["hands"], report["seed"]) == (4, 2, 3)
     assert report["deep"] == {"play_model": "pimc, 2 worlds per decision", "worlds": 2, "deals": 10,
                               "seed": DEEP_SEED}
-    assert report["default"]["play_model"] == "heuristic"
+    assert report["default"]["play_model"] == "heuristic" and report["default"]["commands_defaults"]
     assert list(report["summary"]["gaps"]) == CONTRACTS
     assert set(report["summary"]["seconds_per_command"]) == {"odds default", "odds deep", "bid default", "bid deep"}
     assert len(report["per_hand"]) == 2
@@ -106,16 +106,46 @@ def test_gaps_and_recommendations_match_direct_calls(report):
                                                  or abs(chosen.vs_best.mean) <= chosen.vs_best.se)
     summary = report["summary"]
     for k, contract in enumerate(CONTRACTS):
-        gaps = [abs(h["contracts"][k]["gap"]) for h in report["per_hand"]]
-        assert summary["gaps"][contract]["mean_abs"] == pytest.approx(sum(gaps) / 2)
-        assert summary["gaps"][contract]["worst_abs"] == pytest.approx(max(gaps))
+        rows = [h["contracts"][k] for h in report["per_hand"]]
+        gaps = [r["gap"] for r in rows]
+        assert summary["gaps"][contract]["mean"] == pytest.approx(sum(gaps) / 2)
+        assert summary["gaps"][contract]["mean_abs"] == pytest.approx(sum(map(abs, gaps)) / 2)
+        assert summary["gaps"][contract]["worst_abs"] == pytest.approx(max(map(abs, gaps)))
+        excess = sum(r["gap"] ** 2 - r["gap_se"] ** 2 for r in rows) / 2
+        assert summary["gaps"][contract]["spread_beyond_noise"] == pytest.approx(math.sqrt(max(excess, 0)))
     for key, field in (("share_within_3pp", "within_3pp"), ("share_within_2se", "within_2se"),
                        ("share_same_recommendation", "same_recommendation"),
                        ("share_recommendation_agrees", "recommendation_agrees")):
         assert summary[key] == sum(h[field] for h in report["per_hand"]) / 2
 
 
+def test_other_settings_under_test_are_run_and_stated():
+    """--policy/--worlds/--precision set the answers compared with deep search, and the output says so."""
+    data = json.loads(run("--seed", "3", "--hands", "1", "--policy", "pimc", "--worlds", "2", "--precision", "0.5",
+                          "--format", "json"))
+    assert data["default"]["play_model"] == "pimc, 2 worlds per decision"
+    assert data["default"]["precision"] == 0.5 and not data["default"]["commands_defaults"]
+    hand = Hand.parse(data["per_hand"][0]["hand"])
+    direct = contract_odds(hand, Rules(players=4), 0, Settings(policy="pimc", worlds=2, precision=0.5, jobs=1))
+    assert data["per_hand"][0]["deals_default"] == direct.deals == 100       # one chunk of searched deals
+    assert [c["p_default"] for c in data["per_hand"][0]["contracts"]] == [c.success.p for c in direct.contracts]
+    table = run("--seed", "3", "--hands", "1", "--policy", "pimc", "--worlds", "2", "--precision", "0.5")
+    assert "default: pimc, 2 worlds per decision, until every probability is within ±0.5 (odds and bid with these" \
+        in table
+
+
+def test_the_summary_s_spread_beyond_noise_is_zero_when_noise_explains_the_gaps():
+    noisy = [Gap(Contract.GARDE, Estimate(0.50, 0.03), Estimate(0.47, 0.04)),
+             Gap(Contract.GARDE, Estimate(0.20, 0.03), Estimate(0.22, 0.04))]
+    assert gap_summary(noisy)["spread_beyond_noise"] == 0.0
+    assert gap_summary(noisy)["mean"] == pytest.approx(0.005)
+    biased = [Gap(Contract.GARDE, Estimate(0.30, 0.01), Estimate(0.40, 0.01))] * 2
+    assert gap_summary(biased)["spread_beyond_noise"] == pytest.approx(math.sqrt(0.01 - 0.0002))
+
+
 @pytest.mark.parametrize("args,word", [
+    (["--policy", "random"], "--policy"), (["--worlds", "0"], "--worlds"), (["--precision", "0"], "--precision"),
+    (["--precision", "nan"], "--precision"),
     (["--hands", "0"], "--hands"), (["--hands", str(10 ** 12)], "--hands"), (["--players", "6"], "--players"),
     (["--deep-worlds", "0"], "--deep-worlds"), (["--deep-worlds", "x"], "--deep-worlds"),
     (["--deep-deals", "5"], "--deep-deals"), (["--seed", "-1"], "--seed"), (["--jobs", "0"], "--jobs"),

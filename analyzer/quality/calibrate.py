@@ -2,19 +2,23 @@
 
 Random hands for seat 1 are dealt by the sampler (``analyzer.sampling.random_hands``; petit sec
 excluded unless the rules play it), reproducibly from a seed, under the FFT rules or the variants
-given.  Each hand is analysed by the very functions behind the commands, twice: with the default
-settings (``Settings()``: heuristic play, precision 0.01, seed 0, exactly what
-``tarot-analyzer odds HAND`` and ``bid HAND`` print) and with deep search (PIMC, ``worlds`` per decision,
-a fixed number of deals, seed ``DEEP_SEED``).  The deep run plays other deals than the default one, so
+given.  Each hand is analysed by the very functions behind the commands, twice: with the settings
+under test (by default the commands' own, ``Settings()``: heuristic play, precision 0.01, seed 0,
+exactly what ``tarot-analyzer odds HAND`` and ``bid HAND`` print; or another play model and
+precision, to see what a setting would buy) and with deep search (PIMC, ``worlds`` per decision, a
+fixed number of deals, seed ``DEEP_SEED``).  The deep run plays other deals than the default one, so
 the two estimates are independent and the standard error of their difference is √(se₁² + se₂²).
 
 Per hand: each contract's probability of success (``odds``) under both with its standard error, the gap
 (default minus deep), and the two recommendations (``bid``: the option of highest expected score, pass
 included).  A recommendation agrees when it is the deep one, or when in the deep run the default's
 choice scores within one standard error of the deep one's (their difference on the same deals).  The
-summary gives the mean and worst absolute gap per contract, the share of hands whose every gap is within
-±3 pp, the share whose every gap is within two standard errors of the difference (what noise alone
-explains), the shares of agreeing recommendations, and the mean seconds per command.
+summary gives per contract the mean gap (a bias of the play model shows there), the mean and worst
+absolute gap, and the gaps' spread beyond their noise (√(mean gap² − mean se²), 0 when noise explains
+them all: what a run with few deep deals can say about gaps it cannot resolve hand by hand); the share
+of hands whose every gap is within ±3 pp, the share whose every gap is within two standard errors of
+the difference (what noise alone explains), the shares of agreeing recommendations, and the mean
+seconds per command.
 """
 
 from __future__ import annotations
@@ -137,8 +141,13 @@ class Calibration:
     def players(self) -> int:
         return self.rules.players
 
-    def absolute_gaps(self, contract: Contract) -> list[float]:
-        return [abs(g.gap) for h in self.hands for g in h.gaps if g.contract == contract]
+    @property
+    def tests_the_defaults(self) -> bool:
+        """Whether the settings under test are the commands' own defaults (threads apart)."""
+        return self.default == Settings(jobs=self.default.jobs)
+
+    def contract_gaps(self, contract: Contract) -> list[Gap]:
+        return [g for h in self.hands for g in h.gaps if g.contract == contract]
 
     def share(self, test: Callable[[HandCheck], bool]) -> float:
         return sum(map(test, self.hands)) / len(self.hands)
@@ -149,8 +158,7 @@ class Calibration:
 
     def summary(self) -> dict:
         return {
-            "gaps": {c.token: {"mean_abs": sum(g) / len(g), "worst_abs": max(g)}
-                     for c in Contract for g in [self.absolute_gaps(c)]},
+            "gaps": {c.token: gap_summary(self.contract_gaps(c)) for c in Contract},
             "share_within_3pp": self.share(lambda h: h.within_tolerance),
             "share_within_2se": self.share(lambda h: h.within_noise),
             "share_same_recommendation": self.share(lambda h: h.same_recommendation),
@@ -161,11 +169,21 @@ class Calibration:
     def as_dict(self) -> dict:
         return {"players": self.players, "seat": 1, "hands": len(self.hands), "seed": self.seed,
                 "default": {"play_model": self.default.play_model, "precision": self.default.precision,
-                            "max_deals": self.default.max_deals, "seed": self.default.seed},
+                            "max_deals": self.default.max_deals, "seed": self.default.seed,
+                            "commands_defaults": self.tests_the_defaults},
                 "deep": {"play_model": self.deep.play_model, "worlds": self.deep.worlds,
                          "deals": self.deep.deals, "seed": self.deep.seed},
                 "summary": self.summary(), "per_hand": [h.as_dict() for h in self.hands],
                 "variants": self.rules.variants()}
+
+
+def gap_summary(gaps: list[Gap]) -> dict:
+    """One contract's gaps over the hands: their mean, mean and worst absolute value, and their spread
+    beyond noise, √(max(0, mean gap² − mean se²)) (the root mean square of the true gaps, estimated)."""
+    n = len(gaps)
+    excess = sum(g.gap ** 2 - g.se ** 2 for g in gaps) / n
+    return {"mean": sum(g.gap for g in gaps) / n, "mean_abs": sum(abs(g.gap) for g in gaps) / n,
+            "worst_abs": max(abs(g.gap) for g in gaps), "spread_beyond_noise": math.sqrt(max(excess, 0.0))}
 
 
 def _timed(call: Callable[[], object]) -> tuple[object, float]:
@@ -187,13 +205,14 @@ def check_hand(hand: Hand, rules: Rules, default: Settings, deep: Settings) -> H
 
 def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS, deals: int = DEEP_DEALS,
               jobs: int | None = None, progress: Callable[[int, int | None], None] | None = None,
-              rules: Rules | None = None) -> Calibration:
-    """Default against deep answers on ``hands`` random hands of seat 1 under ``rules`` (FFT at
-    ``players`` players when None); ``progress(done, hands)`` after each hand."""
+              rules: Rules | None = None, tested: Settings | None = None) -> Calibration:
+    """The answers of ``tested`` (the commands' defaults when None; its jobs are ``jobs``) against deep
+    answers on ``hands`` random hands of seat 1 under ``rules`` (FFT at ``players`` players when None);
+    ``progress(done, hands)`` after each hand."""
     if not 1 <= hands <= MAX_HANDS:
         raise SizeLimitError(f"--hands {hands}: expected 1 to {MAX_HANDS:,} hands")
     rules = rules or Rules(players=players)
-    default = Settings(jobs=jobs)
+    default = (tested or Settings()).with_(jobs=jobs)
     deep = Settings(policy="pimc", worlds=worlds, deals=deals, seed=DEEP_SEED, jobs=jobs)
     checks = []
     for i, hand in enumerate(random_hands(rules, hands, seed)):
