@@ -25,7 +25,7 @@ from analyzer.hand import Hand
 from analyzer.baselines import method_id
 from analyzer.odds import fixed_hand
 from analyzer.rules import Contract, Rules
-from analyzer.runs import POLICY_IDS, Settings, run_in_chunks
+from analyzer.runs import POLICY_IDS, Settings, run_in_chunks, searching
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean, WeightedProportion
 from kernels import auction as K
@@ -135,6 +135,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     fixed, unseen, slots = fixed_hand(hand, seat, rules.players)
     earlier = np.array([0 if b is None else int(b) for b in bids] or [0], dtype=np.int64)
     policies = np.full(rules.players, POLICY_IDS[settings.policy], dtype=np.int64)
+    batch = K.bid_batch if searching(policies) else K.bid_batch_no_search
     flags = rules_flags(rules)
     weighted = condition and seat > 0
     total_weight = [0.0]
@@ -144,9 +145,9 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
         weights = np.empty(n)
         for i, o in enumerate(options):
             out = np.zeros((n, K.BID_SIZE), dtype=np.int64)
-            K.bid_batch(fixed, unseen, slots, rules.players, seat, earlier, weighted,
-                        0 if o is None else int(o), method_id(bidding), float(noise), policies, settings.worlds,
-                        np.uint64(settings.seed), offset, True, flags, out, weights)
+            batch(fixed, unseen, slots, rules.players, seat, earlier, weighted, 0 if o is None else int(o),
+                  method_id(bidding), float(noise), policies, settings.worlds, np.uint64(settings.seed), offset, True,
+                  flags, out, weights)
             features[:, 1 + PER_OPTION * i + SCORE] = weights * out[:, K.B_SCORE] / 2      # half-points to points
             features[:, 1 + PER_OPTION * i + WON] = weights * (out[:, K.B_WON] == 1)
         features[:, WEIGHT] = weights            # the same deals, so the same weights, for every option

@@ -17,11 +17,11 @@ from analyzer import cards as C
 from analyzer.errors import TarotError
 from analyzer.game import check_discard, discard_options
 from analyzer.rules import Contract, Rules
-from analyzer.runs import PLAY_SEED_SALT, POLICY_IDS, Settings, threads
+from analyzer.runs import PLAY_SEED_SALT, POLICY_IDS, Settings, searching, threads
 from analyzer.sampling import sample_deals
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean
-from kernels.batch import discard_batch
+from kernels.batch import discard_batch, discard_batch_no_search
 from kernels.discard import heuristic_discard
 
 MAX_CANDIDATES = 120
@@ -95,8 +95,9 @@ def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat:
     scores = np.zeros((deals, len(candidates)), dtype=np.int64)
     policies = np.full(rules.players, POLICY_IDS[settings.policy], dtype=np.int64)
     with threads(settings.jobs):
-        discard_batch(places, rules.players, seat, int(contract), ds, dt, policies, settings.worlds,
-                      np.uint64(settings.seed ^ PLAY_SEED_SALT), 0, True, rules_flags(rules), scores)
+        batch = discard_batch if searching(policies) else discard_batch_no_search
+        batch(places, rules.players, seat, int(contract), ds, dt, policies, settings.worlds,
+              np.uint64(settings.seed ^ PLAY_SEED_SALT), 0, True, rules_flags(rules), scores)
     means = scores.mean(axis=0)
     best = int(np.argmax(means))
     order = list(np.argsort(-means, kind="stable")[:top])

@@ -18,11 +18,11 @@ from analyzer import cards as C
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
-from analyzer.runs import PIMC_WORLDS, POLICY_IDS, Settings, run_in_chunks
+from analyzer.runs import PIMC_WORLDS, POLICY_IDS, Settings, run_in_chunks, searching
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean, Moments, Proportion
 from kernels import playout as K
-from kernels.batch import advice_batch
+from kernels.batch import advice_batch, advice_batch_no_search
 from kernels.declarations import call_card
 
 
@@ -92,8 +92,9 @@ def simulate_contract(hand: Hand, seat: int, contract: Contract, rules: Rules, p
     fixed, unseen, slots = fixed_hand(hand, seat, players, fixed_extra)
     results = np.zeros((n, K.RESULT_SIZE), dtype=np.int64)
     policies = np.full(players, POLICY_IDS[policy], dtype=np.int64)
-    advice_batch(fixed, unseen, slots, players, seat, int(contract), choices if choices is not None else
-                 K.auto_choices(), policies, worlds, np.uint64(seed), offset, declare, rules_flags(rules), results)
+    batch = advice_batch if searching(policies) else advice_batch_no_search
+    batch(fixed, unseen, slots, players, seat, int(contract), choices if choices is not None else K.auto_choices(),
+          policies, worlds, np.uint64(seed), offset, declare, rules_flags(rules), results)
     return results
 
 

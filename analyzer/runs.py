@@ -17,7 +17,7 @@ import numpy as np
 
 from analyzer.errors import TarotError
 from analyzer.stats import Moments
-from kernels.pimc import PIMC_UNIFORM
+from kernels.pimc import PIMC_UNIFORM, is_search
 from kernels.playout import HEURISTIC, PIMC, RANDOM
 
 PLAY_SEED_SALT = 0x5DEECE66D   # deals given to a playout kernel are played from streams other than their dealing's
@@ -87,6 +87,12 @@ class Settings:
     def with_(self, **changes) -> "Settings":
         """A copy with some settings changed (e.g. another seed)."""
         return replace(self, **changes)
+
+
+def searching(policies: np.ndarray) -> bool:
+    """Whether some seat of ``policies`` (policy ids) decides by search: the batch drivers are then
+    run with the search compiled in, else without it (``kernels.pimc.play_deal``)."""
+    return any(is_search(int(p)) for p in policies)
 
 
 class PrecisionNotReached(UserWarning):

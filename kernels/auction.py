@@ -20,7 +20,7 @@ from numba import njit, prange
 from kernels.batch import places_to_words
 from kernels.bidding import bid_probability, finish_auction
 from kernels.deals import deal_into, stream_state
-from kernels.pimc import play_to_end
+from kernels.pimc import play_deal
 from kernels.playout import (F_GOULASH, PARTNER, RESULT_SIZE, R_MADE, STATE_SIZE, deal_to_play,
                              exclude_petit_sec, set_auction)
 
@@ -54,6 +54,46 @@ def weighted_deals_batch(fixed, unseen, slots, players, seat, earlier, method, n
         weights[i] = bids_likelihood(hs, ht, players, seat, earlier, method, noise)
 
 
+@njit(cache=True, inline="always")
+def bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds, seed,
+             offset, declare, flags, out, weights, searching):
+    """``bid_batch``'s deal ``i`` (``searching``: a constant, ``kernels.pimc.play_deal``)."""
+    places = np.empty(78, dtype=np.int8)
+    hs = np.empty(players + 1, dtype=np.uint64)
+    ht = np.empty(players + 1, dtype=np.uint64)
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    result = np.empty(RESULT_SIZE, dtype=np.int64)
+    trace = np.empty(0, dtype=np.int16)
+    state, _ = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), stream_state(seed, offset + i),
+                         places)
+    places_to_words(places, players, hs, ht)
+    weights[i] = bids_likelihood(hs, ht, players, seat, earlier, method, noise) if condition else 1.0
+    bids = np.empty(players, dtype=np.int64)
+    best = 0
+    for s in range(seat):
+        bids[s] = earlier[s]
+        best = max(best, earlier[s])
+    bids[seat] = option if option > best else 0
+    taker = finish_auction(hs, ht, players, method, bids, seat + 1)
+    best = bids[taker] if taker >= 0 else 0
+    out[i, B_TAKER] = taker
+    out[i, B_CONTRACT] = best
+    if taker < 0 and flags[F_GOULASH] == 0:
+        out[i, B_SCORE] = 0
+        out[i, B_WON] = -1
+        return
+    deal_to_play(hs, ht, st, players, taker, best, flags, declare)
+    set_auction(st, bids, method)
+    play_deal(searching, hs, ht, st, policies, worlds, state, result, trace)
+    if taker < 0:                   # a Goulash: its scores are in half-points already
+        out[i, B_SCORE] = result[seat]
+        out[i, B_WON] = 1 if result[seat] > 0 else 0
+        return
+    out[i, B_SCORE] = 2 * result[seat]
+    on_taker_side = seat == taker or seat == st[PARTNER]
+    out[i, B_WON] = 1 if (result[R_MADE] == 1) == on_taker_side else 0
+
+
 @njit(parallel=True, cache=True)
 def bid_batch(fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds,
               seed, offset, declare, flags, out, weights):
@@ -61,37 +101,14 @@ def bid_batch(fixed, unseen, slots, players, seat, earlier, condition, option, m
     gets each deal's weight given the earlier bids (1 when not ``condition``); ``flags``: the rule
     variants (``kernels.playout.F_*``)."""
     for i in prange(out.shape[0]):
-        places = np.empty(78, dtype=np.int8)
-        hs = np.empty(players + 1, dtype=np.uint64)
-        ht = np.empty(players + 1, dtype=np.uint64)
-        st = np.empty(STATE_SIZE, dtype=np.int64)
-        result = np.empty(RESULT_SIZE, dtype=np.int64)
-        trace = np.empty(0, dtype=np.int16)
-        state, _ = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), stream_state(seed, offset + i),
-                             places)
-        places_to_words(places, players, hs, ht)
-        weights[i] = bids_likelihood(hs, ht, players, seat, earlier, method, noise) if condition else 1.0
-        bids = np.empty(players, dtype=np.int64)
-        best = 0
-        for s in range(seat):
-            bids[s] = earlier[s]
-            best = max(best, earlier[s])
-        bids[seat] = option if option > best else 0
-        taker = finish_auction(hs, ht, players, method, bids, seat + 1)
-        best = bids[taker] if taker >= 0 else 0
-        out[i, B_TAKER] = taker
-        out[i, B_CONTRACT] = best
-        if taker < 0 and flags[F_GOULASH] == 0:
-            out[i, B_SCORE] = 0
-            out[i, B_WON] = -1
-            continue
-        deal_to_play(hs, ht, st, players, taker, best, flags, declare)
-        set_auction(st, bids, method)
-        play_to_end(hs, ht, st, policies, worlds, state, result, trace)
-        if taker < 0:                   # a Goulash: its scores are in half-points already
-            out[i, B_SCORE] = result[seat]
-            out[i, B_WON] = 1 if result[seat] > 0 else 0
-            continue
-        out[i, B_SCORE] = 2 * result[seat]
-        on_taker_side = seat == taker or seat == st[PARTNER]
-        out[i, B_WON] = 1 if (result[R_MADE] == 1) == on_taker_side else 0
+        bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds,
+                 seed, offset, declare, flags, out, weights, True)
+
+
+@njit(parallel=True, cache=True)
+def bid_batch_no_search(fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies,
+                        worlds, seed, offset, declare, flags, out, weights):
+    """``bid_batch`` where no policy searches, without the search compiled in."""
+    for i in prange(out.shape[0]):
+        bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds,
+                 seed, offset, declare, flags, out, weights, False)

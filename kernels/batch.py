@@ -11,7 +11,7 @@ from numba import njit, prange
 
 from kernels.bidding import run_auction
 from kernels.deals import deal_into, stream_state
-from kernels.pimc import play_to_end
+from kernels.pimc import play_deal
 from kernels.playout import (CH_DISCARD, CH_DISCARD_S, CH_DISCARD_T, RESULT_SIZE, STATE_SIZE, auto_choices,
                              deal_to_play, exclude_petit_sec, play_out, start_with_choices)
 
@@ -91,26 +91,59 @@ def deal_and_play_batch(fixed, unseen, slots, players, taker, contract, policies
             play_out(hs, ht, st, policies, state, results[i], trace)
 
 
+@njit(cache=True, inline="always")
+def discard_deal(i, places, players, taker, contract, discards_s, discards_t, policies, worlds, seed, offset, declare,
+                 flags, scores, searching):
+    """``discard_batch``'s deal ``i`` (``searching``: a constant, ``kernels.pimc.play_deal``)."""
+    hs = np.empty(players + 1, dtype=np.uint64)
+    ht = np.empty(players + 1, dtype=np.uint64)
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    result = np.empty(RESULT_SIZE, dtype=np.int64)
+    trace = np.empty(0, dtype=np.int16)
+    choices = auto_choices()
+    choices[CH_DISCARD] = 1
+    for j in range(discards_s.shape[0]):
+        places_to_words(places[i], players, hs, ht)
+        choices[CH_DISCARD_S] = np.int64(discards_s[j])
+        choices[CH_DISCARD_T] = np.int64(discards_t[j])
+        start_with_choices(hs, ht, st, players, taker, contract, choices, flags, declare)
+        play_deal(searching, hs, ht, st, policies, worlds, stream_state(seed, offset + i), result, trace)
+        scores[i, j] = result[taker]
+
+
 @njit(parallel=True, cache=True)
 def discard_batch(places, players, taker, contract, discards_s, discards_t, policies, worlds, seed, offset, declare,
                   flags, scores):
     """Each deal of ``places`` played by ``policies`` once per candidate discard (same deal, same
     random stream: common random numbers); ``scores[i, j]`` is the taker's score with discard j."""
     for i in prange(places.shape[0]):
-        hs = np.empty(players + 1, dtype=np.uint64)
-        ht = np.empty(players + 1, dtype=np.uint64)
-        st = np.empty(STATE_SIZE, dtype=np.int64)
-        result = np.empty(RESULT_SIZE, dtype=np.int64)
-        trace = np.empty(0, dtype=np.int16)
-        choices = auto_choices()
-        choices[CH_DISCARD] = 1
-        for j in range(discards_s.shape[0]):
-            places_to_words(places[i], players, hs, ht)
-            choices[CH_DISCARD_S] = np.int64(discards_s[j])
-            choices[CH_DISCARD_T] = np.int64(discards_t[j])
-            start_with_choices(hs, ht, st, players, taker, contract, choices, flags, declare)
-            play_to_end(hs, ht, st, policies, worlds, stream_state(seed, offset + i), result, trace)
-            scores[i, j] = result[taker]
+        discard_deal(i, places, players, taker, contract, discards_s, discards_t, policies, worlds, seed, offset,
+                     declare, flags, scores, True)
+
+
+@njit(parallel=True, cache=True)
+def discard_batch_no_search(places, players, taker, contract, discards_s, discards_t, policies, worlds, seed, offset,
+                            declare, flags, scores):
+    """``discard_batch`` where no policy searches, without the search compiled in."""
+    for i in prange(places.shape[0]):
+        discard_deal(i, places, players, taker, contract, discards_s, discards_t, policies, worlds, seed, offset,
+                     declare, flags, scores, False)
+
+
+@njit(cache=True, inline="always")
+def advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, offset, declare,
+                flags, results, searching):
+    """``advice_batch``'s deal ``i`` (``searching``: a constant, ``kernels.pimc.play_deal``)."""
+    places = np.empty(78, dtype=np.int8)
+    hs = np.empty(players + 1, dtype=np.uint64)
+    ht = np.empty(players + 1, dtype=np.uint64)
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    trace = np.empty(0, dtype=np.int16)
+    state = stream_state(seed, offset + i)
+    state, tries = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), state, places)
+    places_to_words(places, players, hs, ht)
+    start_with_choices(hs, ht, st, players, taker, contract, choices, flags, declare)
+    play_deal(searching, hs, ht, st, policies, worlds, state, results[i], trace)
 
 
 @njit(parallel=True, cache=True)
@@ -119,13 +152,14 @@ def advice_batch(fixed, unseen, slots, players, taker, contract, choices, polici
     """Deal (petit sec excluded unless the variant plays it) and play ``results.shape[0]`` deals with
     the taker's ``choices`` (``kernels.playout.start_with_choices``); seats whose policy is PIMC search."""
     for i in prange(results.shape[0]):
-        places = np.empty(78, dtype=np.int8)
-        hs = np.empty(players + 1, dtype=np.uint64)
-        ht = np.empty(players + 1, dtype=np.uint64)
-        st = np.empty(STATE_SIZE, dtype=np.int64)
-        trace = np.empty(0, dtype=np.int16)
-        state = stream_state(seed, offset + i)
-        state, tries = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), state, places)
-        places_to_words(places, players, hs, ht)
-        start_with_choices(hs, ht, st, players, taker, contract, choices, flags, declare)
-        play_to_end(hs, ht, st, policies, worlds, state, results[i], trace)
+        advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, offset,
+                    declare, flags, results, True)
+
+
+@njit(parallel=True, cache=True)
+def advice_batch_no_search(fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, offset,
+                           declare, flags, results):
+    """``advice_batch`` where no policy searches, without the search compiled in."""
+    for i in prange(results.shape[0]):
+        advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, offset,
+                    declare, flags, results, False)

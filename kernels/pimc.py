@@ -59,7 +59,8 @@ to measure each one's contribution in duplicate.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from kernels.bidding import bid_probability
 from kernels.endgame import (LOW_SUIT_BITS, MAX_MOVES, MID_TRUMP_BITS, W_NODE_LIMIT, card_values, merge_skip,
@@ -657,3 +658,26 @@ def play_to_end(hs, ht, st, policies, worlds, state, result, trace):
         if is_search(policies[s]):
             return play_out_search(hs, ht, st, policies, worlds, np.int64(1), state, result, trace)
     return play_out(hs, ht, st, policies, state, result, trace)
+
+
+def play_deal(searching, hs, ht, st, policies, worlds, state, result, trace):
+    """In jitted code: ``play_to_end`` when ``searching``, else ``play_out`` (no seat's policy then
+    searches).  ``searching`` must be a constant where the caller compiles: the batch drivers come in
+    two versions, one of which passes ``False`` and so never compiles the search beneath its threaded
+    loop, for the commands that do not search (the heuristic defaults: a first ``bid`` with an empty
+    cache 106 s -> 40 s, docs/performance.md)."""
+    raise TypeError("play_deal is called from jitted code only")
+
+
+@overload(play_deal)
+def _play_deal(searching, hs, ht, st, policies, worlds, state, result, trace):
+    if not isinstance(searching, types.BooleanLiteral):
+        return None
+    if searching.literal_value:
+        def with_search(searching, hs, ht, st, policies, worlds, state, result, trace):
+            return play_to_end(hs, ht, st, policies, worlds, state, result, trace)
+        return with_search
+
+    def without_search(searching, hs, ht, st, policies, worlds, state, result, trace):
+        return play_out(hs, ht, st, policies, state, result, trace)
+    return without_search

@@ -4,7 +4,7 @@ Deal ``i`` uses the random stream ``(seed, offset + i)``: it is dealt (petit sec
 variant plays it), bid by the bidding model (``kernels/bidding.py``), and when somebody takes, the
 taker calls, discards and announces, every seat shows its poignée (``kernels/declarations.py``, as
 in ``kernels/match.py``) and declares the misères it holds (variant), and every card is played by
-``policy`` (PIMC through ``play_to_end``).  A deal everybody passes is played as a Goulash under
+``policy`` (PIMC through ``kernels.pimc.play_deal``).  A deal everybody passes is played as a Goulash under
 that variant.  Rows are independent, so
 the output does not depend on the thread count.
 """
@@ -16,7 +16,7 @@ from numba import njit, prange
 
 from kernels.batch import deal_and_bid
 from kernels.deals import whole_deal
-from kernels.pimc import play_to_end
+from kernels.pimc import play_deal
 from kernels.playout import (CALLED, CHELEM, F_GOULASH, GARDE, HAND_SIZE, POIGNEE_T, RESULT_SIZE, STATE_SIZE,
                              deal_to_play, set_auction)
 
@@ -30,6 +30,33 @@ S_POIGNEE = 5          # P entries: trump word of the poignée each seat showed 
 START_SIZE = 10
 
 
+@njit(cache=True, inline="always")
+def record_deal(i, players, method, policy, worlds, flags, seed, offset, fixed, unseen, slots, places, bids, start,
+                trace, searching):
+    """``record_batch``'s deal ``i`` (``searching``: a constant, ``kernels.pimc.play_deal``)."""
+    hs = np.empty(players + 1, dtype=np.uint64)
+    ht = np.empty(players + 1, dtype=np.uint64)
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    policies = np.full(players, policy, dtype=np.int64)
+    result = np.empty(RESULT_SIZE, dtype=np.int64)
+    state, taker = deal_and_bid(fixed, unseen, slots, players, method, flags, seed, offset + i, places[i], hs, ht,
+                                bids[i])
+    start[i, S_TAKER] = taker
+    if taker < 0 and flags[F_GOULASH] == 0:
+        return
+    contract = bids[i, taker] if taker >= 0 else 0
+    deal_to_play(hs, ht, st, players, taker, contract, flags, True)
+    set_auction(st, bids[i], method)
+    start[i, S_CALLED] = st[CALLED]
+    start[i, S_CHELEM] = st[CHELEM]
+    if taker >= 0 and contract <= GARDE:
+        start[i, S_DISCARD_S] = np.int64(hs[players])
+        start[i, S_DISCARD_T] = np.int64(ht[players])
+    for s in range(players):
+        start[i, S_POIGNEE + s] = st[POIGNEE_T + s]
+    play_deal(searching, hs, ht, st, policies, worlds, state, result, trace[i])
+
+
 @njit(parallel=True, cache=True)
 def record_batch(players, method, policy, worlds, flags, seed, offset, places, bids, start, trace):
     """Deals ``offset … offset+n-1``: ``places`` (n × 78 card places), ``bids`` (n × P, 0 pass … 4),
@@ -37,24 +64,14 @@ def record_batch(players, method, policy, worlds, flags, seed, offset, places, b
     rule variants (``kernels.playout.F_*``)."""
     fixed, unseen, slots = whole_deal(players, HAND_SIZE[players])
     for i in prange(places.shape[0]):
-        hs = np.empty(players + 1, dtype=np.uint64)
-        ht = np.empty(players + 1, dtype=np.uint64)
-        st = np.empty(STATE_SIZE, dtype=np.int64)
-        policies = np.full(players, policy, dtype=np.int64)
-        result = np.empty(RESULT_SIZE, dtype=np.int64)
-        state, taker = deal_and_bid(fixed, unseen, slots, players, method, flags, seed, offset + i, places[i], hs, ht,
-                                    bids[i])
-        start[i, S_TAKER] = taker
-        if taker < 0 and flags[F_GOULASH] == 0:
-            continue
-        contract = bids[i, taker] if taker >= 0 else 0
-        deal_to_play(hs, ht, st, players, taker, contract, flags, True)
-        set_auction(st, bids[i], method)
-        start[i, S_CALLED] = st[CALLED]
-        start[i, S_CHELEM] = st[CHELEM]
-        if taker >= 0 and contract <= GARDE:
-            start[i, S_DISCARD_S] = np.int64(hs[players])
-            start[i, S_DISCARD_T] = np.int64(ht[players])
-        for s in range(players):
-            start[i, S_POIGNEE + s] = st[POIGNEE_T + s]
-        play_to_end(hs, ht, st, policies, worlds, state, result, trace[i])
+        record_deal(i, players, method, policy, worlds, flags, seed, offset, fixed, unseen, slots, places, bids, start,
+                    trace, True)
+
+
+@njit(parallel=True, cache=True)
+def record_batch_no_search(players, method, policy, worlds, flags, seed, offset, places, bids, start, trace):
+    """``record_batch`` for a policy that does not search, without the search compiled in."""
+    fixed, unseen, slots = whole_deal(players, HAND_SIZE[players])
+    for i in prange(places.shape[0]):
+        record_deal(i, players, method, policy, worlds, flags, seed, offset, fixed, unseen, slots, places, bids, start,
+                    trace, False)

@@ -1,0 +1,86 @@
+"""The batch drivers without the search (the heuristic defaults' drivers, which do not compile it) give
+exactly the results of the drivers with it when no policy searches, and ``searching`` tells the two
+apart by the policies."""
+
+import numpy as np
+import pytest
+
+from analyzer import cards as C
+from analyzer.baselines import method_id
+from analyzer.hand import Hand
+from analyzer.odds import fixed_hand
+from analyzer.rules import Rules
+from analyzer.runs import searching
+from analyzer.sampling import sample_deals
+from analyzer.simulate import rules_flags
+from kernels import auction, batch, records
+from kernels import playout as K
+from kernels.pimc import PIMC_FIXED, PIMC_UNIFORM
+
+HAND = Hand.parse("21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C")
+FLAGS = rules_flags(Rules(players=4))
+
+
+def test_searching_reads_the_policies():
+    assert not searching(np.array([K.HEURISTIC] * 4))
+    assert not searching(np.array([K.RANDOM, K.HEURISTIC, K.NOISY]))
+    for search in (K.PIMC, PIMC_UNIFORM, PIMC_FIXED):
+        assert searching(np.array([K.HEURISTIC, search, K.HEURISTIC]))
+
+
+@pytest.mark.parametrize("policy", [K.HEURISTIC, K.RANDOM])
+def test_advice_drivers_agree(policy):
+    fixed, unseen, slots = fixed_hand(HAND, 1, 4)
+    policies = np.full(4, policy, dtype=np.int64)
+    out = []
+    for driver in (batch.advice_batch, batch.advice_batch_no_search):
+        results = np.zeros((300, K.RESULT_SIZE), dtype=np.int64)
+        driver(fixed, unseen, slots, 4, 1, K.GARDE, K.auto_choices(), policies, 8, np.uint64(5), 7, True, FLAGS,
+               results)
+        out.append(results)
+    assert np.array_equal(*out) and out[0][:, 1].any()
+
+
+def test_bid_drivers_agree():
+    fixed, unseen, slots = fixed_hand(HAND, 2, 4)
+    policies = np.full(4, K.HEURISTIC, dtype=np.int64)
+    earlier = np.array([0, 1], dtype=np.int64)
+    out = []
+    for driver in (auction.bid_batch, auction.bid_batch_no_search):
+        rows = np.zeros((300, auction.BID_SIZE), dtype=np.int64)
+        weights = np.empty(300)
+        driver(fixed, unseen, slots, 4, 2, earlier, True, 2, method_id("tarotclub"), 8.0, policies, 8, np.uint64(3),
+               0, True, FLAGS, rows, weights)
+        out.append((rows, weights))
+    assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1])
+    assert (out[0][0][:, auction.B_WON] >= 0).any()
+
+
+def test_discard_drivers_agree():
+    chien = Hand.parse("KD 6D 1C 3C 5S 2H")
+    places = sample_deals(4, 40, 2, fixed={0: HAND, "chien": chien})
+    discards = [Hand.parse(d).mask for d in ("KS QS 7S 3H 5S 2H", "CD 9D 2D 4C 3C 1C")]
+    ds = np.array([d & C.SUIT_BITS for d in discards], dtype=np.uint64)
+    dt = np.array([d >> C.FIRST_TRUMP for d in discards], dtype=np.uint64)
+    policies = np.full(4, K.HEURISTIC, dtype=np.int64)
+    out = []
+    for driver in (batch.discard_batch, batch.discard_batch_no_search):
+        scores = np.zeros((40, 2), dtype=np.int64)
+        driver(places, 4, 0, K.GARDE, ds, dt, policies, 8, np.uint64(9), 0, True, FLAGS, scores)
+        out.append(scores)
+    assert np.array_equal(*out) and out[0].any()
+
+
+def test_record_drivers_agree():
+    out = []
+    for driver in (records.record_batch, records.record_batch_no_search):
+        places = np.empty((30, C.N_CARDS), dtype=np.int8)
+        bids = np.zeros((30, 5), dtype=np.int64)
+        start = np.zeros((30, records.START_SIZE), dtype=np.int64)
+        trace = np.full((30, 75), -1, dtype=np.int16)
+        driver(5, method_id("tarotclub"), K.HEURISTIC, 8, rules_flags(Rules(players=5)), np.uint64(4), 0, places,
+               bids, start, trace)
+        out.append((places, bids, start, trace))
+    for a, b in zip(*out):
+        assert np.array_equal(a, b)
+    assert (out[0][3] >= 0).any()
