@@ -72,7 +72,8 @@ def play_batch(places, players, takers, contracts, policies, seed, offset, decla
 @njit(parallel=True, cache=True)
 def deal_and_play_batch(fixed, unseen, slots, players, taker, contract, policies, seed, offset, declare, flags,
                         results):
-    """Deal (petit sec excluded unless the variant plays it) and play ``results.shape[0]`` deals: the benchmark's and the odds' loop.
+    """Deal (petit sec excluded unless the variant plays it) and play ``results.shape[0]`` deals: the
+    benchmark's loop.
 
     Work is cut into chunks of ``CHUNK`` deals that reuse their scratch arrays; deal ``i`` still
     draws from stream ``(seed, offset + i)``, so chunking changes nothing in the results."""
