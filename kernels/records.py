@@ -4,9 +4,8 @@ Deal ``i`` uses the random stream ``(seed, offset + i)``: it is dealt (petit sec
 variant plays it), bid by the bidding model (``kernels/bidding.py``), and when somebody takes, the
 taker calls, discards and announces, every seat shows its poignée (``kernels/declarations.py``, as
 in ``kernels/match.py``) and declares the misères it holds (variant), and every card is played by
-``policy`` (PIMC through ``kernels.pimc.play_deal``).  A deal everybody passes is played as a Goulash under
-that variant.  Rows are independent, so
-the output does not depend on the thread count.
+``policy`` (PIMC through ``kernels.pimc.play_deal``).  A deal everybody passes is played as a
+Goulash under that variant.  Rows are independent, so the output does not depend on the thread count.
 """
 
 from __future__ import annotations

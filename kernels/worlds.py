@@ -177,7 +177,6 @@ def prepare(allowed, room):
                 if (a >> p) & 1 and digits[p] > 0:
                     w += table[code - strides[p]]
             table[code] = w
-        digits[inner] = 0
     return fixed, constrained, last, last_mask, left, strides, table, start
 
 
