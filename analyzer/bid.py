@@ -10,7 +10,11 @@ the delta method), so any legal auction gets advice: an unlikely one just leaves
 chosen policy from the actual taker's point of view (the hand may end up defending), or thrown in when
 everybody passed (played out as a Goulash under ``all-pass=goulash``, so that ``pass`` is worth the
 Goulash's expected score).  Every option is valued on the same deals, so their differences are
-measured precisely.
+measured precisely.  Under the mixed play model (``analyzer.runs.Settings.for_contract``) the options
+played by the heuristic run to the precision asked and every option runs again on the first of those
+deals, Garde sans and contre searched, until the searched options reach theirs: an option is valued by
+its own play model, and compared with a searched option on the searched deals.  A searched run stops
+waiting for an option clearly behind the best (``BEHIND_Z``), whose wider interval is reported as it is.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from analyzer.odds import fixed_hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import POLICY_IDS, Settings, run_in_chunks, searching
 from analyzer.simulate import rules_flags
-from analyzer.stats import Mean, WeightedProportion
+from analyzer.stats import Mean, Moments, WeightedProportion
 from kernels import auction as K
 
 
@@ -117,6 +121,9 @@ PER_OPTION = 2
 # the gap between two contracts' thresholds (15 points), so a bid says much about a hand but a bid a
 # few points off the count is not ruled out.
 BID_NOISE = 8.0
+# A searched run stops waiting for the precision of an option whose score is behind the best one's by
+# more than this many standard errors of their difference (on the same deals).
+BEHIND_Z = 4.0
 
 
 def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | None] = (),
@@ -134,44 +141,92 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     options: list[Contract | None] = [None] + [c for c in Contract if best is None or c > best]
     fixed, unseen, slots = fixed_hand(hand, seat, rules.players)
     earlier = np.array([0 if b is None else int(b) for b in bids] or [0], dtype=np.int64)
-    policies = np.full(rules.players, POLICY_IDS[settings.policy], dtype=np.int64)
-    batch = K.bid_batch if searching(policies) else K.bid_batch_no_search
     flags = rules_flags(rules)
     weighted = condition and seat > 0
-    total_weight = [0.0]
+    played = [settings.for_contract(o) for o in options]
 
-    def simulate(offset: int, n: int) -> np.ndarray:
-        features = np.empty((n, 1 + PER_OPTION * len(options)))
-        weights = np.empty(n)
-        for i, o in enumerate(options):
-            out = np.zeros((n, K.BID_SIZE), dtype=np.int64)
-            batch(fixed, unseen, slots, rules.players, seat, earlier, weighted, 0 if o is None else int(o),
-                  method_id(bidding), float(noise), policies, settings.worlds, np.uint64(settings.seed), offset, True,
-                  flags, out, weights)
-            features[:, 1 + PER_OPTION * i + SCORE] = weights * out[:, K.B_SCORE] / 2      # half-points to points
-            features[:, 1 + PER_OPTION * i + WON] = weights * (out[:, K.B_WON] == 1)
-        features[:, WEIGHT] = weights            # the same deals, so the same weights, for every option
-        total_weight[0] += weights.sum()
-        if total_weight[0] <= 0:
-            raise TarotError(f"no deal among the first {offset + n:,} fits the earlier bids under the bidding model "
-                             f"(auction noise {noise:g} points): allow more noise (--auction-noise) or drop the "
-                             "conditioning (--no-auction-conditioning)")
-        return features
+    def run(indices: list[int], run_settings: Settings, watched: list[int]) -> Moments:
+        """The options ``indices`` on the same deals, each played as ``played`` says, until the watched
+        ones' probabilities of success are within ``run_settings``' precision."""
+        total_weight = [0.0]
 
-    def column(i: int, feature: int) -> int:
-        return 1 + PER_OPTION * i + feature
+        def simulate(offset: int, n: int) -> np.ndarray:
+            features = np.empty((n, 1 + PER_OPTION * len(indices)))
+            weights = np.empty(n)
+            for k, i in enumerate(indices):
+                policies = np.full(rules.players, POLICY_IDS[played[i].policy], dtype=np.int64)
+                batch = K.bid_batch if searching(policies) else K.bid_batch_no_search
+                out = np.zeros((n, K.BID_SIZE), dtype=np.int64)
+                batch(fixed, unseen, slots, rules.players, seat, earlier, weighted,
+                      0 if options[i] is None else int(options[i]), method_id(bidding), float(noise), policies,
+                      played[i].worlds, np.uint64(settings.seed), offset, True, flags, out, weights)
+                features[:, column(k, SCORE)] = weights * out[:, K.B_SCORE] / 2      # half-points to points
+                features[:, column(k, WON)] = weights * (out[:, K.B_WON] == 1)
+            features[:, WEIGHT] = weights            # the same deals, so the same weights, for every option
+            total_weight[0] += weights.sum()
+            if total_weight[0] <= 0:
+                raise TarotError(f"no deal among the first {offset + n:,} fits the earlier bids under the bidding "
+                                 f"model (auction noise {noise:g} points): allow more noise (--auction-noise) or drop "
+                                 "the conditioning (--no-auction-conditioning)")
+            return features
 
-    moments = run_in_chunks(simulate, 1 + PER_OPTION * len(options), settings,
-                            lambda m: max(m.weighted_proportion(column(i, WON), WEIGHT).half_width
-                                          for i in range(len(options))))
-    scores = [moments.ratio({column(i, SCORE): 1.0}, WEIGHT) for i in range(len(options))]
-    ranked = sorted(range(len(options)), key=lambda j: -scores[j].mean)
-    result = [BidOption(o, scores[i], moments.weighted_proportion(column(i, WON), WEIGHT),
-                        moments.ratio({column(i, SCORE): 1.0, column(ranked[0], SCORE): -1.0}, WEIGHT))
-              for i, o in enumerate(options)]
-    if len(options) > 1:
-        margin = moments.ratio({column(ranked[0], SCORE): 1.0, column(ranked[1], SCORE): -1.0}, WEIGHT)
+        positions = [indices.index(i) for i in watched]
+
+        def widest(m: Moments) -> float:
+            """The widest half-width of the watched options' success, but for a searched run's options
+            clearly behind the best (``BEHIND_Z`` standard errors of their difference on the same deals):
+            their wider intervals are reported as they are, and the search's time goes where it decides."""
+            scores = [m.ratio({column(k, SCORE): 1.0}, WEIGHT).mean for k in range(len(indices))]
+            lead = max(range(len(indices)), key=lambda k: scores[k])
+            widths = [0.0]
+            for k in positions:
+                if run_settings.searches and k != lead:
+                    behind = m.ratio({column(lead, SCORE): 1.0, column(k, SCORE): -1.0}, WEIGHT)
+                    if behind.mean > BEHIND_Z * behind.se:
+                        continue
+                widths.append(m.weighted_proportion(column(k, WON), WEIGHT).half_width)
+            return max(widths)
+
+        return run_in_chunks(simulate, 1 + PER_OPTION * len(indices), run_settings, widest)
+
+    everyone = list(range(len(options)))
+    plain = [i for i in everyone if not played[i].searches]
+    if len(set(played)) == 1 or not plain:
+        runs = [(everyone, run(everyone, played[0], everyone))]
     else:
-        margin = Mean(0.0, 0.0, moments.n)
-    return BidAdvice(rules.players, seat, hand, tuple(bids), result, margin, moments.effective_n(WEIGHT), moments.n,
-                     float(noise) if weighted else 0.0, settings.play_model, settings.searched_deals(moments.n))
+        # The mixed model: the options played by the heuristic to the precision asked, and every option
+        # again on the first deals (the same ones) until the searched options reach theirs, so that a
+        # searched option is compared with any other on the same deals.
+        searched = [i for i in everyone if played[i].searches]
+        runs = [(plain, run(plain, played[plain[0]], plain)), (everyone, run(everyone, played[searched[0]], searched))]
+
+    def source(i: int) -> tuple[Moments, list[int]]:
+        """The run that values option ``i``: the first that plays it (the heuristic's, under the mixed model)."""
+        return next((m, indices) for indices, m in runs if i in indices)
+
+    def difference(i: int, j: int) -> Mean:
+        """Option ``i``'s score minus option ``j``'s, on deals that both were played on (0 for itself)."""
+        m, indices = source(i)
+        if i == j:
+            return Mean(0.0, 0.0, m.n)
+        if j not in indices:
+            indices, m = runs[-1]                   # the run that plays every option
+        return m.ratio({column(indices.index(i), SCORE): 1.0, column(indices.index(j), SCORE): -1.0}, WEIGHT)
+
+    scores, successes = [], []
+    for i in everyone:
+        m, indices = source(i)
+        scores.append(m.ratio({column(indices.index(i), SCORE): 1.0}, WEIGHT))
+        successes.append(m.weighted_proportion(column(indices.index(i), WON), WEIGHT))
+    ranked = sorted(everyone, key=lambda j: -scores[j].mean)
+    result = [BidOption(o, scores[i], successes[i], difference(i, ranked[0])) for i, o in enumerate(options)]
+    first = runs[0][1]
+    margin = difference(ranked[0], ranked[1]) if len(options) > 1 else Mean(0.0, 0.0, first.n)
+    searched_deals = max(m.n if any(played[i].searches for i in indices) else 0 for indices, m in runs)
+    return BidAdvice(rules.players, seat, hand, tuple(bids), result, margin, first.effective_n(WEIGHT), first.n,
+                     float(noise) if weighted else 0.0, settings.play_model, searched_deals)
+
+
+def column(k: int, feature: int) -> int:
+    """The column of the ``k``-th option's ``feature`` (SCORE, WON) in a run's moments."""
+    return 1 + PER_OPTION * k + feature

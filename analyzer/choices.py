@@ -77,6 +77,7 @@ def compare(question: str, hand: Hand, rules: Rules, contract: Contract, options
         raise TarotError(f"seat {seat + 1} does not exist at {rules.players} players")
     hand.check_size(rules.hand_size, rules.players)
     labels = list(options)
+    settings = settings.for_contract(contract)
 
     def simulate(offset: int, n: int) -> np.ndarray:
         features = np.empty((n, FEATURES * len(labels)))

@@ -78,6 +78,7 @@ def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat:
     discard, is valued with them and listed last if it is not among the ``top``."""
     if not contract.chien_shown:
         raise ValueError(f"{contract.token}: there is no discard (the chien is not taken)")
+    settings = settings.for_contract(contract)
     deals = settings.deals or DEALS
     if deals > MAX_DEALS:
         raise TarotError(f"discard compares its candidates on at most {MAX_DEALS:,} deals, got {deals:,}")

@@ -5,7 +5,9 @@ policy, for Prise, Garde, Garde sans and Garde contre (the same deals and random
 contract, so the contracts are compared on equal terms).  Prise and Garde take the chien and discard
 with the heuristic; Garde sans and contre count the chien for the taker or the defence; poignées are
 shown when the simulated seats show them.  Runs go in chunks until every reported probability's 95%
-Wilson half-width is at most the precision asked (or a fixed number of deals).
+Wilson half-width is at most the precision asked (or a fixed number of deals).  Under the mixed play
+model, Prise and Garde (the heuristic) and Garde sans and contre (a search) run apart, each pair to its
+own precision; the searched contracts' deals are the first of the heuristic's.
 """
 
 from __future__ import annotations
@@ -134,11 +136,32 @@ def widest_half_width(odds: list[ContractOdds]) -> float:
 
 
 def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = Settings()) -> OddsResult:
-    """Odds of every contract for ``hand`` held by ``seat`` (0-based), who takes."""
+    """Odds of every contract for ``hand`` held by ``seat`` (0-based), who takes.  The contracts played
+    alike (``Settings.for_contract``: all of them, but for the mixed model) are run together; each group
+    runs to its own precision, its first deals the same as the other groups'."""
     if not 0 <= seat < rules.players:
         raise TarotError(f"seat {seat + 1} does not exist at {rules.players} players")
     hand.check_size(rules.hand_size, rules.players)
-    contracts = list(Contract)
+    groups: dict[Settings, list[Contract]] = {}
+    for contract in Contract:
+        groups.setdefault(settings.for_contract(contract), []).append(contract)
+    odds: dict[Contract, ContractOdds] = {}
+    deals = searched = 0
+    for run, contracts in groups.items():
+        for contract, result in zip(contracts, group_odds(hand, rules, seat, contracts, run)):
+            odds[contract] = result
+        n = odds[contracts[0]].score.n
+        deals = max(deals, n)
+        searched = max(searched, run.searched_deals(n))
+    called = int(call_card(np.uint64(hand.suit_bits))) if rules.players == 5 else None
+    return OddsResult(rules.players, seat, hand, settings.policy, deals, [odds[c] for c in Contract], called,
+                      settings.play_model, searched)
+
+
+def group_odds(hand: Hand, rules: Rules, seat: int, contracts: list[Contract],
+               settings: Settings) -> list[ContractOdds]:
+    """The odds of ``contracts``, on the same deals, until every reported probability is within the
+    settings' precision (or their fixed number of deals)."""
 
     def simulate(offset: int, n: int) -> np.ndarray:
         return np.hstack([contract_features(simulate_contract(hand, seat, c, rules, settings.policy, n,
@@ -148,8 +171,5 @@ def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = 
     def summarize(moments: Moments) -> list[ContractOdds]:
         return [summarize_contract(c, moments, FEATURES * i) for i, c in enumerate(contracts)]
 
-    moments = run_in_chunks(simulate, FEATURES * len(contracts), settings,
-                            lambda m: widest_half_width(summarize(m)))
-    called = int(call_card(np.uint64(hand.suit_bits))) if rules.players == 5 else None
-    return OddsResult(rules.players, seat, hand, settings.policy, moments.n, summarize(moments), called,
-                      settings.play_model, settings.searched_deals(moments.n))
+    return summarize(run_in_chunks(simulate, FEATURES * len(contracts), settings,
+                                   lambda m: widest_half_width(summarize(m))))

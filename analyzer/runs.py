@@ -16,6 +16,7 @@ import numba
 import numpy as np
 
 from analyzer.errors import TarotError
+from analyzer.rules import Contract
 from analyzer.stats import Moments
 from kernels.pimc import PIMC_UNIFORM, is_search
 from kernels.playout import HEURISTIC, PIMC, RANDOM
@@ -35,16 +36,27 @@ MAX_ROLLOUTS = 64
 # Card-play policies by name (pimc-uniform: the search without the endgame solver, kept as a yardstick).
 POLICY_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "pimc": PIMC, "pimc-uniform": PIMC_UNIFORM}
 MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; memory stays flat)
+# The mixed play model (the default): the heuristic for the contracts with a chien, a search of
+# MIXED_WORLDS worlds per decision for Garde sans and Garde contre, whose odds the heuristic misses most
+# (by up to 24 pp on random hands, where such a search comes within the noise of a 16-world one; its
+# rollouts to the end, MIXED_SEARCH, agree as well as the solver's endings and cost a third less at 3
+# and 4 players: docs/performance.md).  A searched contract's run stops at MIXED_PRECISION times the
+# precision asked (a searched deal costs some thousand heuristic playouts).
+MIXED = "mixed"
+MIXED_SEARCH = "pimc-uniform"
+MIXED_WORLDS = 4
+MIXED_PRECISION = 3.0
 
 
 @dataclass(frozen=True)
 class Settings:
-    """How a simulation runs, shared by every advice analysis (odds, bid, choices, discard): the card-play
-    policy and its PIMC worlds per decision, a fixed number of deals or a target precision (the widest
-    95% half-width of the reported probabilities) with a deal limit, the seed, the threads, and an
-    optional progress callback ``progress(done, total or None)``.  Checked when built."""
+    """How a simulation runs, shared by every advice analysis (odds, bid, choices, discard): the card-play policy
+    (or the mixed model, which picks one per contract: ``for_contract``) and its PIMC worlds per decision, a
+    fixed number of deals or a target precision (the widest 95% half-width of the reported probabilities) with a
+    deal limit, the seed, the threads, and an optional progress callback ``progress(done, total or None)``.
+    Checked when built."""
 
-    policy: str = "heuristic"
+    policy: str = MIXED
     worlds: int = PIMC_WORLDS
     deals: int | None = None
     precision: float = 0.01
@@ -54,8 +66,8 @@ class Settings:
     progress: Callable[[int, int | None], None] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.policy not in POLICY_IDS:
-            raise TarotError(f"unknown policy {self.policy!r} (expected one of: {', '.join(POLICY_IDS)})")
+        if self.policy not in POLICY_IDS and self.policy != MIXED:
+            raise TarotError(f"unknown policy {self.policy!r} (expected one of: {', '.join([*POLICY_IDS, MIXED])})")
         if not 1 <= self.worlds <= MAX_WORLDS:
             raise TarotError(f"worlds must be between 1 and {MAX_WORLDS:,}, got {self.worlds:,}")
         for name in ("deals", "max_deals"):
@@ -71,13 +83,28 @@ class Settings:
 
     @property
     def searches(self) -> bool:
-        """Whether the cards are played by determinized search (every deal then is a searched deal)."""
+        """Whether the cards are played by determinized search (every deal then is a searched deal; under
+        the mixed model, ask ``for_contract``)."""
         return self.policy.startswith("pimc")
+
+    def for_contract(self, contract: Contract | None) -> "Settings":
+        """The settings a run of ``contract`` (None: the hand passes) plays with: these, except under the
+        mixed model, where Garde sans and Garde contre are searched (``MIXED_WORLDS`` worlds per decision,
+        ``MIXED_PRECISION`` times the precision asked) and the rest played by the heuristic."""
+        if self.policy != MIXED:
+            return self
+        if contract is None or contract.chien_shown:
+            return self.with_(policy="heuristic")
+        return self.with_(policy=MIXED_SEARCH, worlds=MIXED_WORLDS,
+                          precision=min(0.5, self.precision * MIXED_PRECISION))
 
     @property
     def play_model(self) -> str:
         """The card play behind the numbers, in words: the policy, with its worlds per decision when it
         searches (e.g. "heuristic", "pimc, 16 worlds per decision")."""
+        if self.policy == MIXED:
+            return (f"heuristic for prise and garde, {MIXED_SEARCH} ({MIXED_WORLDS} worlds per decision) for garde "
+                    "sans and garde contre")
         return f"{self.policy}, {self.worlds:,} worlds per decision" if self.searches else self.policy
 
     def searched_deals(self, deals: int) -> int:

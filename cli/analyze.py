@@ -13,7 +13,8 @@ from analyzer.coach.deal import analyze_record
 from analyzer.coach.html import report_page
 from analyzer.records import RecordError
 from analyzer.runs import Settings
-from cli.options import format_option, json_text, jobs_option, policy_option, quiet_option, seed_option, worlds_option
+from cli.options import (format_option, json_text, jobs_option, play_policy_option, quiet_option, seed_option,
+                         worlds_option)
 from cli.progress import Progress
 from cli.record import load_checked
 
@@ -37,7 +38,7 @@ def _seats(ctx, param, value: str):
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--seat", "seats", default="all", show_default=True, callback=_seats, metavar="N|N,M|all",
               help="The seats whose decisions are judged.")
-@policy_option
+@play_policy_option
 @worlds_option
 @click.option("--deals", type=click.IntRange(10, 100_000),
               help=f"Worlds each card decision is judged on (default {WORLDS}; 2,000 deals for the decisions "

@@ -26,9 +26,11 @@ CSV_COLUMNS = ["hand_index", "hand", "contract", "p_default", "se_default", "p_d
               help="Deep search: PIMC worlds per decision.")
 @click.option("--deep-deals", "deals", type=click.IntRange(10, MAX_DEALS), default=DEEP_DEALS, show_default=True,
               help="Deep search: deals per hand (each of odds and bid).")
-@click.option("--policy", type=click.Choice(["heuristic", "pimc"]), default="heuristic", show_default=True,
-              help="The answers set against deep search: how their seats play (the default of odds and bid, or "
-                   "a search).")
+@click.option("--policy", type=click.Choice(["mixed", "heuristic", "pimc"]), default=Settings().policy,
+              show_default=True,
+              help="The answers set against deep search: how their seats play (mixed, the default of odds and bid: "
+                   "the heuristic for Prise and Garde, a few worlds' search for Garde sans and contre; the heuristic "
+                   "alone; or a search).")
 @click.option("--worlds", "tested_worlds", type=click.IntRange(1, MAX_WORLDS), default=Settings().worlds,
               show_default=True, help="With --policy pimc: the most worlds per decision of those answers.")
 @click.option("--precision", type=click.FloatRange(0.001, 0.5), default=Settings().precision, show_default=True,

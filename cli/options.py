@@ -11,14 +11,21 @@ import numpy as np
 
 from analyzer.errors import TarotError
 from analyzer.rules import Rules
-from analyzer.runs import MAX_DEALS, MAX_WORLDS, PIMC_WORLDS, Settings
+from analyzer.runs import MAX_DEALS, MAX_WORLDS, MIXED, MIXED_PRECISION, MIXED_WORLDS, PIMC_WORLDS, Settings
 
 players_option = click.option("--players", type=click.Choice(["3", "4", "5"]), default="4", show_default=True,
                               help="Number of players.")
 seed_option = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
                            help="Random seed (same seed, same output, whatever --jobs).")
-policy_option = click.option("--policy", type=click.Choice(["heuristic", "pimc", "random"]), default="heuristic",
-                             show_default=True, help="How the simulated seats play their cards.")
+policy_option = click.option("--policy", type=click.Choice(["mixed", "heuristic", "pimc", "random"]),
+                             default=MIXED, show_default=True,
+                             help="How the simulated seats play their cards: mixed plays Prise and Garde by the "
+                                  f"heuristic and searches Garde sans and contre ({MIXED_WORLDS} worlds per decision, "
+                                  f"to {MIXED_PRECISION:g} times --precision: seconds); heuristic plays every "
+                                  "contract at once (under a second, rougher); pimc searches every card (minutes).")
+# analyze judges one deal's play, whose contract is known: one policy for all of it.
+play_policy_option = click.option("--policy", type=click.Choice(["heuristic", "pimc", "random"]), default="heuristic",
+                                  show_default=True, help="How the simulated seats play their cards.")
 jobs_option = click.option("--jobs", type=click.IntRange(1, None), help="Threads (default: all).")
 quiet_option = click.option("--quiet", is_flag=True,
                             help="No progress bar (on a terminal, a first run still says in one line that it compiles "

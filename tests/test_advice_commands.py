@@ -39,8 +39,9 @@ def test_a_poignee_on_a_sure_hand_is_worth_its_bonus_to_every_seat_share():
 
 
 def test_announcing_a_sure_chelem_pays_the_difference():
+    # heuristic play, which makes this chelem on every deal (the search, with few worlds or 16, fails 3%)
     result = compare("chelem", MONSTER, Rules(players=4), Contract.GARDE_SANS, chelem_options(Rules(players=4)),
-                     settings=Settings(deals=500, seed=3))
+                     settings=Settings(policy="heuristic", deals=500, seed=3))
     by = {a.label: a for a in result.alternatives}
     assert by["announce"].chelem.p == 1.0
     assert result.best.label == "announce"

@@ -39,6 +39,9 @@ def test_json_lists_every_decision_of_the_chosen_seat_in_order(three_json):
             assert d["loss"] >= 0 and d["played"] in {a["choice"] for a in d["alternatives"]}
         else:
             assert d["note"] in ("forced", "equivalent cards") and d["verdict"] is None
+    for d in decisions:
+        if d["judged"] and d["played"] == d["best"]:
+            assert d["loss"] == 0 and d["verdict"] is None         # the best choice loses nothing, bids included
     summary = deal["summary"]["2"]
     assert set(summary["verdicts"]) == {"inaccuracy", "mistake", "blunder"}
     assert summary["accuracy"] is None or 0 <= summary["accuracy"] <= 100

@@ -160,7 +160,7 @@ def test_weighting_moves_the_advice_the_way_the_bids_say():
     # A Garde from seat 1 says that seat 1 is strong, so taking above it (Garde contre) is worth less than
     # when the bid is ignored.
     hand = Hand.parse(STRONG)
-    settings = Settings(deals=10000, seed=11)
+    settings = Settings(policy="heuristic", deals=10000, seed=11)
     weighted = bid_advice(hand, Rules(), 1, [Contract.GARDE], settings)
     free = bid_advice(hand, Rules(), 1, [Contract.GARDE], settings, condition=False)
     w = {o.token: o.score for o in weighted.options}

@@ -3,6 +3,7 @@
 import json
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from analyzer import cards as C
@@ -39,11 +40,21 @@ def test_earlier_passes_lower_the_chance_that_an_earlier_seat_holds_the_21():
 
 
 def test_strong_hand_bids_and_weak_hand_passes():
-    strong = bid_advice(STRONG, Rules(players=4), settings=Settings(deals=1000, seed=1))
+    strong = bid_advice(STRONG, Rules(players=4), settings=Settings(seed=1))          # the defaults
     assert strong.recommendation.bid is not None and strong.recommendation.bid >= Contract.GARDE
-    weak = bid_advice(WEAK, Rules(players=4), seat=1, bids=[None], settings=Settings(deals=1000, seed=1))
+    weak = bid_advice(WEAK, Rules(players=4), seat=1, bids=[None], settings=Settings(seed=1))
     assert weak.recommendation.bid is None
     assert [o.token for o in weak.options] == ["pass", "prise", "garde", "garde-sans", "garde-contre"]
+
+
+def test_each_option_is_compared_with_the_best_on_the_same_deals_and_the_best_with_itself_not_at_all():
+    for seat, bids in ((0, []), (2, [None, Contract.PRISE])):
+        advice = bid_advice(STRONG, Rules(players=4), seat, bids, Settings(policy="heuristic", deals=300, seed=3))
+        best = advice.recommendation
+        assert (best.vs_best.mean, best.vs_best.se) == (0.0, 0.0)
+        for option in advice.options:
+            assert option.vs_best.mean == pytest.approx(option.score.mean - best.score.mean)
+            assert option is best or option.vs_best.se > 0
 
 
 def test_options_are_only_higher_bids():

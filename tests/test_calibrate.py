@@ -49,7 +49,7 @@ def test_json_shape(report):
     assert (report["players"], report["hands"], report["seed"]) == (4, 2, 3)
     assert report["deep"] == {"play_model": "pimc, 2 worlds per decision", "worlds": 2, "deals": 10,
                               "seed": DEEP_SEED}
-    assert report["default"]["play_model"] == "heuristic" and report["default"]["commands_defaults"]
+    assert report["default"]["play_model"] == Settings().play_model and report["default"]["commands_defaults"]
     assert list(report["summary"]["gaps"]) == CONTRACTS
     assert set(report["summary"]["seconds_per_command"]) == {"odds default", "odds deep", "bid default", "bid deep"}
     assert len(report["per_hand"]) == 2
@@ -60,18 +60,18 @@ def test_json_shape(report):
 
 
 def test_table_and_csv_shape():
-    table = run("--seed", "3")
+    table = run("--seed", "3", "--policy", "heuristic")          # the shape only: the fastest answers
     assert table.startswith("4 players, seat 1, 2 random hands (seed 3)")
     assert table.count("\nhand ") == 2 and "summary over 2 hands" in table
     assert "seconds per command: odds default" in table
-    rows = list(csv.DictReader(io.StringIO(run("--seed", "3", "--format", "csv"))))
+    rows = list(csv.DictReader(io.StringIO(run("--seed", "3", "--format", "csv", "--policy", "heuristic"))))
     assert [(r["hand_index"], r["contract"]) for r in rows] == [(str(i), c) for i in (1, 2) for c in CONTRACTS]
 
 
 def test_same_seed_same_output_other_seed_other_hands(report):
     again = json.loads(run("--seed", "3", "--format", "json"))
     assert without_seconds(again) == without_seconds(report)
-    other = calibrate(4, 2, seed=4, worlds=2, deals=10, jobs=1)
+    other = calibrate(4, 2, seed=4, worlds=2, deals=10, jobs=1, tested=Settings(policy="heuristic"))
     assert [str(h.hand) for h in other.hands] != [h["hand"] for h in report["per_hand"]]
 
 
@@ -163,7 +163,8 @@ def test_the_analyzer_refuses_too_many_hands():
 def test_variants_reach_the_hands_and_are_stated():
     """Under petit-sec=play the hands may hold a petit sec, and the JSON states the variants."""
     result = CliRunner().invoke(main, ["calibrate", "--hands", "1", "--deep-worlds", "2", "--deep-deals", "10",
-                                       "--variant", "petit-sec=play", "--format", "json", "--quiet", "--jobs", "1"])
+                                       "--variant", "petit-sec=play", "--format", "json", "--quiet", "--jobs", "1",
+                                       "--policy", "heuristic"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["variants"]["petit-sec"] == "play"
     def petit_secs(rules):

@@ -17,13 +17,13 @@ WEAK = Hand.parse("7 4 2 QS 9S 5S 3S 10H 6H 2H JD 8D 5D 1D 9C 7C 4C 2C")
 
 
 def test_three_oudlers_and_twelve_trumps_make_garde_sans_almost_surely():
-    r = contract_odds(MONSTER, Rules(players=4), settings=Settings(deals=2000, seed=1))
+    r = contract_odds(MONSTER, Rules(players=4), settings=Settings(deals=400, seed=1))      # the default play
     gs = {c.contract: c for c in r.contracts}[Contract.GARDE_SANS]
     assert gs.success.wilson()[0] > 0.97
 
 
 def test_a_weak_hand_fails_most_contracts():
-    r = contract_odds(WEAK, Rules(players=4), settings=Settings(deals=2000, seed=2))
+    r = contract_odds(WEAK, Rules(players=4), settings=Settings(deals=400, seed=2))
     assert all(c.success.p < 0.2 for c in r.contracts)
 
 
@@ -39,9 +39,11 @@ def test_garde_pays_twice_prise_on_the_same_deals_apart_from_poignees():
 
 
 def test_precision_mode_stops_when_every_interval_is_narrow_enough():
-    r = contract_odds(WEAK, Rules(players=4), settings=Settings(precision=0.02, seed=4))
-    assert all(max(p.half_width for p in (c.success, c.pab_taker, c.pab_defence, c.chelem)) <= 0.02
-               for c in r.contracts)
+    settings = Settings(precision=0.02, seed=4)
+    r = contract_odds(WEAK, Rules(players=4), settings=settings)
+    for c in r.contracts:        # the mixed model's searched contracts to their own (wider) precision
+        limit = settings.for_contract(c.contract).precision
+        assert max(p.half_width for p in (c.success, c.pab_taker, c.pab_defence, c.chelem)) <= limit
     assert r.deals < 200_000
 
 
@@ -74,11 +76,17 @@ def test_same_seed_same_output_and_bad_input():
 def test_a_precision_not_reached_within_max_deals_is_a_one_line_warning():
     runner = CliRunner()
     base = ["odds", str(WEAK), "--seed", "1", "--quiet"]
-    short = runner.invoke(main, base + ["--max-deals", "50", "--precision", "0.001", "--format", "json"])
+    short = runner.invoke(main, base + ["--max-deals", "50", "--precision", "0.001", "--format", "json",
+                                        "--policy", "heuristic"])
     assert short.exit_code == 0
     assert json.loads(short.stdout)["deals"] == 50            # the data stays whole on stdout
     lines = short.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Warning: precision ±0.001 not reached in 50 deals")
+    # the mixed model runs its two groups of contracts apart, to their own precisions: a line for each
+    mixed = runner.invoke(main, base + ["--max-deals", "50", "--precision", "0.001"])
+    lines = mixed.stderr.strip().splitlines()
+    assert mixed.exit_code == 0 and len(lines) == 2
+    assert lines[0].startswith("Warning: precision ±0.001 not reached") and "±0.003 not reached" in lines[1]
     reached = runner.invoke(main, base + ["--max-deals", "2000", "--precision", "0.5"])
     fixed = runner.invoke(main, base + ["--deals", "50"])
     assert reached.exit_code == fixed.exit_code == 0
@@ -109,10 +117,15 @@ def test_the_output_states_the_play_model_and_the_searched_deals(command):
         assert result.exit_code == 0, result.output
         return result.stdout
 
-    assert "\nplay: heuristic, 20 deals (0 searched)" in run()
+    mixed = ("heuristic for prise and garde, pimc-uniform (4 worlds per decision) for garde sans and garde contre"
+             ", 20 deals (20 searched)")
+    assert f"\nplay: {mixed}" in run()
+    assert "\nplay: heuristic, 20 deals (0 searched)" in run("--policy", "heuristic")
     assert "\nplay: pimc, 2 worlds per decision, 20 deals (20 searched)" in run("--policy", "pimc", "--worlds", "2")
-    fast = json.loads(run("--format", "json"))
+    default = json.loads(run("--format", "json"))
+    fast = json.loads(run("--format", "json", "--policy", "heuristic"))
     search = json.loads(run("--format", "json", "--policy", "pimc", "--worlds", "2"))
+    assert (default["play_model"], default["searched_deals"], default["deals"]) == (mixed.split(", 20")[0], 20, 20)
     assert (fast["play_model"], fast["searched_deals"], fast["deals"]) == ("heuristic", 0, 20)
     assert (search["play_model"], search["searched_deals"]) == ("pimc, 2 worlds per decision", 20)
 
@@ -122,6 +135,7 @@ def test_the_output_states_the_play_model_and_the_searched_deals(command):
                                   ["discard", "--chien", "5C 6C 8C 10C 1H 3H", "--contract", "garde"]],
                          ids=["poignee", "chelem", "discard"])
 def test_the_choice_commands_state_the_play_model_too(args):
+    # Garde: the default (mixed) model plays it by the heuristic
     hand = str(WEAK) if args[0] == "discard" else "21 20 19 18 17 16 15 14 13 12 11 KS QS KH QH KD QD KC"
     command = [args[0], hand, *args[1:], "--deals", "20", "--seed", "3"]
     runner = CliRunner()

@@ -31,7 +31,8 @@ def cards_out(game: Game, seat: int) -> int:
 def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True) -> Decision:
     """The decision of the seat to play in ``game`` (in play, every hand known to the engine) to play
     ``card``: its alternatives valued on ``settings.deals`` worlds (``WORLDS`` when None) from what the
-    seat knew, finished by ``settings.policy``; with ``hindsight``, also on the real layout."""
+    seat knew, finished by ``settings.policy`` (the deal's contract's, under the mixed model); with
+    ``hindsight``, also on the real layout."""
     if game.phase is not Phase.PLAY or game.taker is None:
         raise TarotError("a card is judged during the play of a deal with a taker")
     seat = game.to_act
@@ -44,6 +45,7 @@ def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True
         note = "forced" if legal.bit_count() == 1 else "equivalent cards"
         return Decision(seat, "card", trick, C.TOKENS[card], note=note)
     candidates = [card if card in cls else cls[0] for cls in classes]
+    settings = settings.for_contract(game.contract)
     hs, ht, st = state_from_game(game)
     policies = np.full(game.rules.players, POLICY_IDS[settings.policy], dtype=np.int64)
     worlds = settings.deals or WORLDS

@@ -3,7 +3,7 @@
 Random hands for seat 1 are dealt by the sampler (``analyzer.sampling.random_hands``; petit sec
 excluded unless the rules play it), reproducibly from a seed, under the FFT rules or the variants
 given.  Each hand is analysed by the very functions behind the commands, twice: with the settings
-under test (by default the commands' own, ``Settings()``: heuristic play, precision 0.01, seed 0,
+under test (by default the commands' own, ``Settings()``: the mixed play model, precision 0.01, seed 0,
 exactly what ``tarot-analyzer odds HAND`` and ``bid HAND`` print; or another play model and
 precision, to see what a setting would buy) and with deep search (PIMC, ``worlds`` per decision, a
 fixed number of deals, seed ``DEEP_SEED``).  The deep run plays other deals than the default one, so

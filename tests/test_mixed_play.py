@@ -1,0 +1,84 @@
+"""The mixed play model: Prise and Garde played by the heuristic, Garde sans and Garde contre by a
+search of a few worlds, each answer the one its own play model gives on the same deals."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.bid import bid_advice
+from analyzer.hand import Hand
+from analyzer.odds import contract_odds
+from analyzer.rules import Contract, Rules
+from analyzer.runs import MIXED_PRECISION, MIXED_SEARCH, MIXED_WORLDS, Settings
+from cli.main import main
+
+HAND = Hand.parse("21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C")
+RULES = Rules(players=4)
+
+
+def test_the_mixed_model_searches_only_the_contracts_without_a_chien():
+    mixed = Settings(policy="mixed", precision=0.02, seed=5)
+    for contract in (None, Contract.PRISE, Contract.GARDE):
+        assert mixed.for_contract(contract) == mixed.with_(policy="heuristic")
+    for contract in (Contract.GARDE_SANS, Contract.GARDE_CONTRE):
+        searched = mixed.for_contract(contract)
+        assert (searched.policy, searched.worlds, searched.seed) == (MIXED_SEARCH, MIXED_WORLDS, 5)
+        assert searched.searches
+        assert searched.precision == pytest.approx(0.02 * MIXED_PRECISION)
+    plain = Settings(policy="pimc", worlds=8)
+    assert all(plain.for_contract(c) is plain for c in (None, *Contract))
+    assert "garde sans" in mixed.play_model and "heuristic" in mixed.play_model
+
+
+def odds_by_contract(settings):
+    return {o.contract: o.as_dict() for o in contract_odds(HAND, RULES, 0, settings).contracts}
+
+
+def test_mixed_odds_are_each_contracts_own_play_models_on_the_same_deals():
+    mixed = contract_odds(HAND, RULES, 0, Settings(policy="mixed", deals=30, seed=2))
+    heuristic = odds_by_contract(Settings(policy="heuristic", deals=30, seed=2))
+    search = odds_by_contract(Settings(policy=MIXED_SEARCH, worlds=MIXED_WORLDS, deals=30, seed=2))
+    for o in mixed.contracts:
+        assert o.as_dict() == (search if o.contract >= Contract.GARDE_SANS else heuristic)[o.contract]
+    assert (mixed.deals, mixed.searched_deals) == (30, 30)
+
+
+def test_mixed_odds_stop_each_contract_at_its_own_precision():
+    mixed = contract_odds(HAND, RULES, 0, Settings(policy="mixed", precision=0.05, seed=2))
+    by = {o.contract: o for o in mixed.contracts}
+    assert by[Contract.PRISE].score.n == mixed.deals > by[Contract.GARDE_SANS].score.n == mixed.searched_deals
+    assert by[Contract.GARDE_SANS].score.n == by[Contract.GARDE_CONTRE].score.n
+
+
+def test_mixed_bid_values_each_option_by_its_play_model():
+    def advice(policy):
+        return bid_advice(HAND, RULES, 1, [None], Settings(policy=policy, worlds=MIXED_WORLDS, deals=24, seed=4))
+
+    mixed, heuristic, search = advice("mixed"), advice("heuristic"), advice(MIXED_SEARCH)
+    for got, fast, deep in zip(mixed.options, heuristic.options, search.options):
+        want = deep if got.bid is not None and got.bid >= Contract.GARDE_SANS else fast
+        assert (got.score, got.success) == (want.score, want.success)
+        assert got.vs_best.mean == pytest.approx(got.score.mean - mixed.recommendation.score.mean)
+    assert (mixed.deals, mixed.searched_deals) == (24, 24)
+
+
+def test_mixed_bid_compares_a_searched_option_on_the_searched_deals():
+    mixed = bid_advice(HAND, RULES, 0, [], Settings(policy="mixed", precision=0.05, seed=4))
+    assert mixed.deals > mixed.searched_deals > 0
+    best = mixed.recommendation
+    for got in mixed.options:
+        searched = got.bid is not None and got.bid >= Contract.GARDE_SANS
+        assert got.score.n == (mixed.searched_deals if searched else mixed.deals)
+        if got is not best:
+            both_plain = not searched and not (best.bid is not None and best.bid >= Contract.GARDE_SANS)
+            assert got.vs_best.n == (mixed.deals if both_plain else mixed.searched_deals)
+
+
+def test_the_mixed_model_is_the_default_on_the_command_line():
+    assert Settings().policy == "mixed"
+    result = CliRunner().invoke(main, ["odds", str(HAND), "--deals", "20", "--quiet", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["policy"] == "mixed" and out["searched_deals"] == 20
+    assert out["play_model"] == Settings().play_model
