@@ -155,7 +155,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
             weights = np.empty(n)
             for k, i in enumerate(indices):
                 policies = np.full(rules.players, POLICY_IDS[played[i].policy], dtype=np.int64)
-                batch = K.bid_batch if searching(policies) else K.bid_batch_no_search
+                batch = K.bid_batch if settings.may_search or searching(policies) else K.bid_batch_no_search
                 out = np.zeros((n, K.BID_SIZE), dtype=np.int64)
                 batch(fixed, unseen, slots, rules.players, seat, earlier, weighted,
                       0 if options[i] is None else int(options[i]), method_id(bidding), float(noise), policies,

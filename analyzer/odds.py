@@ -85,16 +85,18 @@ def fixed_hand(hand: Hand, seat: int, players: int, extra: dict[int, int] | None
 
 def simulate_contract(hand: Hand, seat: int, contract: Contract, rules: Rules, policy: str, n: int, seed: int,
                       offset: int = 0, worlds: int = PIMC_WORLDS, declare: bool = True,
-                      choices: np.ndarray | None = None, fixed_extra: dict[int, int] | None = None) -> np.ndarray:
+                      choices: np.ndarray | None = None, fixed_extra: dict[int, int] | None = None,
+                      search_driver: bool = False) -> np.ndarray:
     """Result rows (``kernels.playout`` layout) of deals ``offset … offset+n-1`` with the hand's
     holder taking ``contract`` (``declare``: the seats show the poignées they hold; ``choices``: the
     taker's choices, ``kernels.playout.start_with_choices``; ``fixed_extra``: more known cards, as
-    {place: mask}, e.g. the chien seen)."""
+    {place: mask}, e.g. the chien seen; ``search_driver``: through the driver with the search compiled
+    in even when ``policy`` does not search, ``Settings.may_search``)."""
     players = rules.players
     fixed, unseen, slots = fixed_hand(hand, seat, players, fixed_extra)
     results = np.zeros((n, K.RESULT_SIZE), dtype=np.int64)
     policies = np.full(players, POLICY_IDS[policy], dtype=np.int64)
-    batch = advice_batch if searching(policies) else advice_batch_no_search
+    batch = advice_batch if search_driver or searching(policies) else advice_batch_no_search
     batch(fixed, unseen, slots, players, seat, int(contract), choices if choices is not None else K.auto_choices(),
           policies, worlds, np.uint64(seed), offset, declare, rules_flags(rules), results)
     return results
@@ -148,7 +150,7 @@ def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = 
     odds: dict[Contract, ContractOdds] = {}
     deals = searched = 0
     for run, contracts in groups.items():
-        for contract, result in zip(contracts, group_odds(hand, rules, seat, contracts, run)):
+        for contract, result in zip(contracts, group_odds(hand, rules, seat, contracts, run, settings.may_search)):
             odds[contract] = result
         n = odds[contracts[0]].score.n
         deals = max(deals, n)
@@ -158,14 +160,15 @@ def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = 
                       settings.play_model, searched)
 
 
-def group_odds(hand: Hand, rules: Rules, seat: int, contracts: list[Contract],
-               settings: Settings) -> list[ContractOdds]:
+def group_odds(hand: Hand, rules: Rules, seat: int, contracts: list[Contract], settings: Settings,
+               search_driver: bool = False) -> list[ContractOdds]:
     """The odds of ``contracts``, on the same deals, until every reported probability is within the
     settings' precision (or their fixed number of deals)."""
 
     def simulate(offset: int, n: int) -> np.ndarray:
-        return np.hstack([contract_features(simulate_contract(hand, seat, c, rules, settings.policy, n,
-                                                              settings.seed, offset, worlds=settings.worlds), seat)
+        return np.hstack([contract_features(simulate_contract(hand, seat, c, rules, settings.policy, n, settings.seed,
+                                                              offset, worlds=settings.worlds,
+                                                              search_driver=search_driver), seat)
                           for c in contracts])
 
     def summarize(moments: Moments) -> list[ContractOdds]:

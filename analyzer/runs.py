@@ -87,6 +87,13 @@ class Settings:
         the mixed model, ask ``for_contract``)."""
         return self.policy.startswith("pimc")
 
+    @property
+    def may_search(self) -> bool:
+        """Whether some run of these settings searches (under the mixed model, Garde sans and contre's):
+        their command then plays every deal through the batch drivers with the search compiled in, which
+        give the same results for the heuristic, so that a first run compiles one driver, not both."""
+        return self.searches or self.policy == MIXED
+
     def for_contract(self, contract: Contract | None) -> "Settings":
         """The settings a run of ``contract`` (None: the hand passes) plays with: these, except under the
         mixed model, where Garde sans and Garde contre are searched (``MIXED_WORLDS`` worlds per decision,
