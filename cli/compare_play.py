@@ -22,8 +22,9 @@ from cli.progress import Progress
               help="Whose decisions are compared: the taker's side (with the partner at 5 players), the defence, "
                    "or both.")
 @click.option("--play", type=click.Choice(PLAYERS_OF_THE_DEALS), default="heuristic", show_default=True,
-              help="Who plays the deals: the heuristic (the positions the default answers meet) or the search "
-                   "(every seat's card the search's: the positions strong play meets; several times slower).")
+              help="Who plays the deals: the heuristic (the positions the default answers of Prise and Garde "
+                   "meet) or the search (every seat's card the search's: the positions strong play meets; several "
+                   "times slower).")
 @click.option("--by", type=click.Choice(GROUPINGS), default="situation", show_default=True,
               help="Grouping: situation (the decisions that differ, by phase and the two cards' kinds), phase, or "
                    "trick.")
@@ -46,8 +47,8 @@ def compare_play_command(players, deals, side, play, by, top, seed, bidding, wor
                          variants, quiet, fmt) -> None:
     """Where the heuristic's card play differs from the search's, and what it costs.
 
-    Deals are dealt and bid at random and played by the heuristic (the play model of the default
-    answers), or with --play search by the search. At each decision of --side with more than one
+    Deals are dealt and bid at random and played by the heuristic (the default answers' play model
+    for Prise and Garde), or with --play search by the search. At each decision of --side with more than one
     legal card, the heuristic's card is set against the search's (pimc, --worlds worlds). Where they
     differ, both cards are played on the same --eval-worlds fresh worlds and the deal finished by the
     heuristic: the cost is the search's card's gain in the deciding seat's own score (at 4 players a

@@ -1,6 +1,6 @@
 """Where the heuristic's card play differs from the search's, by side and situation, with what it costs.
 
-The default answers play every simulated deal with the heuristic; the search (PIMC) plays better. This
+The default answers play Prise and Garde with the heuristic; the search (PIMC) plays better. This
 analysis finds where: deals dealt and bid at random are played by the heuristic, and at each decision
 of the chosen side with a choice the heuristic's card is set against the search's
 (``kernels/compare_play.py``). Where they differ, the cost is what the search's card gains over the
