@@ -29,7 +29,7 @@ from analyzer.hand import Hand
 from analyzer.baselines import method_id
 from analyzer.odds import fixed_hand
 from analyzer.rules import Contract, Rules
-from analyzer.runs import POLICY_IDS, Settings, run_in_chunks, searching
+from analyzer.runs import POLICY_IDS, Settings, run_in_chunks
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean, Moments, WeightedProportion
 from kernels import auction as K
@@ -144,6 +144,8 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     flags = rules_flags(rules)
     weighted = condition and seat > 0
     played = [settings.for_contract(o) for o in options]
+    policies = [np.full(rules.players, POLICY_IDS[p.policy], dtype=np.int64) for p in played]
+    batch = K.bid_batch if settings.may_search else K.bid_batch_no_search     # one driver for every option
 
     def run(indices: list[int], run_settings: Settings, watched: list[int]) -> Moments:
         """The options ``indices`` on the same deals, each played as ``played`` says, until the watched
@@ -154,11 +156,9 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
             features = np.empty((n, 1 + PER_OPTION * len(indices)))
             weights = np.empty(n)
             for k, i in enumerate(indices):
-                policies = np.full(rules.players, POLICY_IDS[played[i].policy], dtype=np.int64)
-                batch = K.bid_batch if settings.may_search or searching(policies) else K.bid_batch_no_search
                 out = np.zeros((n, K.BID_SIZE), dtype=np.int64)
                 batch(fixed, unseen, slots, rules.players, seat, earlier, weighted,
-                      0 if options[i] is None else int(options[i]), method_id(bidding), float(noise), policies,
+                      0 if options[i] is None else int(options[i]), method_id(bidding), float(noise), policies[i],
                       played[i].worlds, np.uint64(settings.seed), offset, True, flags, out, weights)
                 features[:, column(k, SCORE)] = weights * out[:, K.B_SCORE] / 2      # half-points to points
                 features[:, column(k, WON)] = weights * (out[:, K.B_WON] == 1)

@@ -664,7 +664,7 @@ def play_deal(searching, hs, ht, st, policies, worlds, state, result, trace):
     """In jitted code: ``play_to_end`` when ``searching``, else ``play_out`` (no seat's policy then
     searches).  ``searching`` must be a constant where the caller compiles: the batch drivers come in
     two versions, one of which passes ``False`` and so never compiles the search beneath its threaded
-    loop, for the commands that do not search (the heuristic defaults: a first ``bid`` with an empty
+    loop, for the commands that do not search (``--policy heuristic``: a first ``bid`` with an empty
     cache 106 s -> 40 s, docs/performance.md)."""
     raise TypeError("play_deal is called from jitted code only")
 
