@@ -50,6 +50,12 @@ time"):
   +6.4 ± 2.5 at 4, +8.9 ± 2.4 at 5.  In the solved endings racing saved a third of a deal's time but
   cost −0.7 ± 0.35 a deal at 4 players (a rare world can swing an ending: petit au bout, chelem).
 
+Where the worlds do not tell two classes apart (equal totals), the search plays the heuristic's card
+(``heuristic_at`` at the real position), and racing keeps the heuristic's class as leader among
+equals: card ids would otherwise decide, suit cards before trumps (a sure chelem lost on 3% of deals
+by a King led before the trumps; at 4 worlds per decision +5.7 ± 1.8 a deal at 5 players in
+duplicate, docs/performance.md).
+
 ``PIMC`` is the solver with the petit sec constraint, racing; ``PIMC_FIXED`` the same without racing;
 ``PIMC_SOLVER``, ``PIMC_CONSTRAINED``, ``PIMC_WEIGHTED`` and ``PIMC_PLAYS`` have one component each
 (solver, petit sec constraint, auction weights, weights from the cards played) over ``PIMC_UNIFORM``,
@@ -450,11 +456,12 @@ def candidate_classes(hs, ht, st, seat, legal_s, legal_t, candidates, rep):
 
 
 @njit(cache=True)
-def race_cut(values, n, alive):
+def race_cut(values, n, alive, preferred):
     """Successive elimination after ``n`` worlds: the leader is the class with the best mean value
-    (the first of equals); a class is dropped when the leader beats it on average by more than
-    ``RACE_Z`` standard errors of the paired difference world by world, or ties it in every world so
-    far.  ``alive`` marks the classes still searched; returns their number."""
+    (among equals the class ``preferred``, else the first); a class is dropped when the leader beats
+    it on average by more than ``RACE_Z`` standard errors of the paired difference world by world,
+    or ties it in every world so far.  ``alive`` marks the classes still searched; returns their
+    number."""
     m = values.shape[1]
     lead = -1
     lead_total = -np.inf
@@ -463,7 +470,7 @@ def race_cut(values, n, alive):
             total = 0.0
             for v in range(n):
                 total += values[v, j]
-            if total > lead_total:
+            if total > lead_total or (total == lead_total and j == preferred):
                 lead, lead_total = j, total
     left = 0
     for j in range(m):
@@ -506,7 +513,7 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
     drawn.  Equivalent cards share one rollout (``candidate_classes``); ``race`` (unweighted worlds
     only): a decision whose legal cards are all equivalent draws no world, and before the solved
     endings the classes ruled out by the worlds so far stop being searched (``race_cut``), the
-    decision ending when one is left."""
+    decision ending when one is left.  Equal values go to the heuristic's card."""
     players = st[PLAYERS]
     seat = (st[LEADER] + st[TRICK_LEN]) % players
     legal_s, legal_t = legal_words(hs[seat], ht[seat], st)
@@ -533,6 +540,13 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
     race = race and not weigh and past.shape[0] == 0
     if race and n_alive == 1:
         return candidates[0], state                 # every legal card plays alike
+    # Ties go to the heuristic's card: where no world tells two cards apart (a King or a trump
+    # when no world shows a void), the id order would lead the King before the trumps.
+    mine = heuristic_at(hs, ht, st)
+    preferred = 0
+    for j in range(n_legal):
+        if candidates[j] == mine:
+            preferred = j
     sampler = seat_sampler(hs, ht, st, seat)
     place = np.empty(78, dtype=np.int64)
     world_s = np.empty(players + 1, dtype=np.uint64)
@@ -595,7 +609,7 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
             for j in range(n_legal):
                 values[v, j] = values[v, rep[j]]        # an equivalent card scores as its class's
         if race and n_alive > 1 and v + 1 >= RACE_FIRST and (v + 1) % RACE_STEP == 0 and v + 1 < n_eval:
-            n_alive = race_cut(values, v + 1, alive)
+            n_alive = race_cut(values, v + 1, alive, rep[preferred])
             if n_alive == 1:
                 evaluated = v + 1
                 break
@@ -613,7 +627,7 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
         total = 0.0
         for v in range(evaluated):
             total += weights[v] * values[v, j]
-        if total > best_total:
+        if total > best_total or (total == best_total and j == preferred):
             best, best_total = j, total
     return candidates[best], state
 

@@ -97,12 +97,27 @@ def test_race_drops_what_the_worlds_rule_out():
     values[:n, 2] = values[:n, 0] + rng.normal(0, 40, n)         # as good within noise: kept
     values[:n, 3] = values[:n, 0]                                # tied in every world: dropped
     alive = np.array([True, True, True, True])
-    left = race_cut(values, n, alive)
+    left = race_cut(values, n, alive, 0)
     assert list(alive) == [True, False, True, False] and left == 2
     # A class already dropped stays dropped, and the leader is never dropped.
     values[:n, 2] = values[:n, 0] + 50
-    left = race_cut(values, n, alive)
+    left = race_cut(values, n, alive, 0)
     assert list(alive) == [False, False, True, False] and left == 1
+
+
+def test_race_leads_with_the_preferred_class_among_equals():
+    # Classes 0 and 2 tie in every world: the preferred one leads and the other is dropped.
+    rng = np.random.default_rng(3)
+    n = 16
+    values = np.zeros((16, 3))
+    values[:, 0] = rng.normal(100, 40, n)
+    values[:, 1] = values[:, 0] + rng.normal(0, 40, n)
+    values[:, 1] += values[:, 0].mean() - values[:, 1].mean() - 1.0     # a point behind, within noise
+    values[:, 2] = values[:, 0]
+    for preferred, dropped in ((2, 0), (0, 2)):
+        alive = np.ones(3, dtype=np.bool_)
+        assert race_cut(values, n, alive, preferred) == 2
+        assert alive[preferred] and alive[1] and not alive[dropped]
 
 
 def test_race_keeps_every_class_on_equal_noise():
@@ -111,7 +126,7 @@ def test_race_keeps_every_class_on_equal_noise():
     values = np.zeros((64, 3))
     values[:n] = rng.normal(0, 30, (n, 3))
     alive = np.ones(3, dtype=np.bool_)
-    race_cut(values, n, alive)
+    race_cut(values, n, alive, 0)
     assert alive.sum() >= 2
 
 
