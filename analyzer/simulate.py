@@ -8,8 +8,9 @@ contract was made.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from analyzer import cards as C
 from analyzer.game import MISERE_KINDS, Game, Outcome, Phase
@@ -17,6 +18,9 @@ from analyzer.rules import Contract, Rules
 from analyzer.scoring import Chelem, Side
 from kernels import playout as K
 from kernels.batch import play_batch
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 POLICIES = {"random": K.RANDOM, "heuristic": K.HEURISTIC}
 CHELEM_CODES = {0: None, 1: Chelem.ANNOUNCED_MADE, 2: Chelem.MADE, 3: Chelem.ANNOUNCED_FAILED, 4: Chelem.DEFENCE,
@@ -78,6 +82,7 @@ def play_deals(places: np.ndarray, takers, contracts, rules: Rules, policy: str 
 
 def results_frame(results: np.ndarray, players: int) -> pd.DataFrame:
     """The kernels' result rows as a DataFrame."""
+    import pandas as pd     # here, not at the top: every command imports this module, few need pandas
     data = {f"score_{s + 1}": results[:, s] for s in range(players)}
     data["taker_points"] = results[:, K.R_TAKER_HP] / 2
     data["oudlers"] = results[:, K.R_OUDLERS]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from analyzer.batch import run_batch
 from analyzer.rules import Contract
 from cli.options import jobs_option, players_option, quiet_option, rules_from, seed_option, variant_option
 from cli.progress import Progress
@@ -34,6 +33,7 @@ def batch(players, deals, out, policy, seed, jobs, takers, contracts, chunk_size
           variants, quiet) -> None:
     """Simulate DEALS deals; one row per (deal, taker seat) with the hand, its features and each contract's
     outcome (columns: docs/batch-columns.md)."""
+    from analyzer.batch import run_batch        # pandas: imported by the commands that use it only
     rules = rules_from(players, variants)
     wanted = [Contract.parse(c) for c in contracts.split(",") if c.strip()]
     if not wanted:

@@ -8,7 +8,6 @@ import math
 
 import click
 
-from analyzer.summarize import summarize as summarize_file
 from cli.options import echo_json, format_option
 
 
@@ -24,6 +23,7 @@ def _se(se: float) -> str:
 @format_option("table", "csv", "json")
 def summarize(file, by, contract, fmt) -> None:
     """Per group: n, success rate with its 95% interval, mean taker score with its standard error."""
+    from analyzer.summarize import summarize as summarize_file     # pandas: only the commands that use it
     columns = list(dict.fromkeys(c.strip() for c in by.split(",") if c.strip()))
     if not columns:
         raise click.BadParameter("name at least one column", param_hint="--by")

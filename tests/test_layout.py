@@ -1,7 +1,10 @@
 """One-way imports (cli -> analyzer -> kernels): kernels import only numpy, numba, kernels and a few
-standard modules; analyzer never imports cli; every jitted kernel is cached."""
+standard modules; analyzer never imports cli; every jitted kernel is cached; the command line starts
+without the heavy libraries only some commands use."""
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,3 +39,11 @@ def test_every_jitted_kernel_is_cached():
                     if isinstance(deco, ast.Call) and getattr(deco.func, "id", "") == "njit":
                         assert any(k.arg == "cache" and k.value.value is True for k in deco.keywords), \
                             f"{path.name}:{node.name}"
+
+
+def test_the_command_line_starts_without_pandas_or_matplotlib():
+    # Every command imports cli.main; pandas and matplotlib (about a second together) are imported by
+    # the commands that use them (batch, summarize, compare-play, analyze's HTML), not at the start.
+    code = "import sys, cli.main; print(sorted({'pandas', 'matplotlib', 'pyarrow', 'dask'} & set(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout

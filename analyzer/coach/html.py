@@ -10,15 +10,10 @@ from __future__ import annotations
 import html
 import io
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (the backend is chosen first)
-
-from analyzer import cards as C  # noqa: E402
-from analyzer.coach.deal import DealReport  # noqa: E402
-from analyzer.coach.verdicts import THRESHOLDS, Decision  # noqa: E402
-from analyzer.notation import sort_key  # noqa: E402
+from analyzer import cards as C
+from analyzer.coach.deal import DealReport
+from analyzer.coach.verdicts import THRESHOLDS, Decision
+from analyzer.notation import sort_key
 
 COLOURS = {"blunder": "#c0392b", "mistake": "#e67e22", "inaccuracy": "#d4ac0d"}
 RED_SUITS = (1, 2)                      # hearts, diamonds
@@ -64,6 +59,10 @@ def cards_html(mask: int) -> str:
 def chances_chart(report: DealReport) -> str:
     """An SVG line chart of the contract's chance of being made after each judged decision (as the
     deciding seat saw it), flagged decisions marked by verdict."""
+    import matplotlib           # here, not at the top: half a second at every command's start otherwise
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     points = [(i, d) for i, d in enumerate(d for d in report.decisions if d.judged)
               if d.made_option is not None and d.made_option.made is not None]
     fig, ax = plt.subplots(figsize=(10, 3.2), dpi=100)

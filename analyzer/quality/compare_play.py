@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
-import pandas as pd
 
 from analyzer.baselines import method_id
 from analyzer.cards import EXCUSE, FIRST_TRUMP, TOKENS
@@ -27,6 +26,9 @@ from analyzer.runs import PIMC_CHUNK, threads
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean
 from kernels import compare_play as K
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 MAX_DEALS = 1_000_000     # a few seconds a hundred deals at the defaults: a million is days of work
 SEARCH_WORLDS = 48        # worlds per decision of the search whose card is compared
@@ -104,6 +106,7 @@ def compare_play(players: int, deals: int, side: str = "both", seed: int = 0, bi
     counted as skipped), for the seats of ``side``, the deals played by ``play`` (the heuristic, or
     the search: every seat's card the search's); each deal has its own random stream, so the chunks
     and threads never change the result."""
+    import pandas as pd     # here, not at the top: the CLI imports this module at every command's start
     rules = rules or Rules(players=players)
     if rules.players != players:
         raise ValueError(f"{players} players under {rules.players}-player rules")
@@ -142,6 +145,7 @@ def decision_frame(rows: np.ndarray, costs: np.ndarray) -> pd.DataFrame:
     """The kernel's decision rows as a table with the situation spelt out: ``side``, ``phase`` (how
     the seat plays to the trick) and ``cards`` (the two cards' kinds); ``hand`` is the seat's hand
     before the card."""
+    import pandas as pd
     taker_side = rows[:, K.R_ROLE] > 0
     position = rows[:, K.R_POSITION]
     led = rows[:, K.R_LED]
