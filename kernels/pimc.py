@@ -106,6 +106,9 @@ SOLVE_TABLE_BITS = 12
 RACE_FIRST = 16
 RACE_STEP = 8
 RACE_Z = 2.5
+# ``PIMC`` keeps the heuristic's card unless the search's best beats it by more than PRIOR_Z standard
+# errors of their paired difference (with few worlds, a card ahead by chance replaced a good one).
+PRIOR_Z = 1.0
 
 KING_BITS = np.uint64(sum(1 << (s * 14 + 13) for s in range(4)))
 OUDLER_T = np.uint64(1 | 1 << 20 | 1 << 21)
@@ -227,10 +230,11 @@ def is_search(policy):
 @njit(cache=True, inline="always")
 def search_features(policy):
     """(solves the ending, applies the petit sec constraint, weights worlds by the auction, weights
-    worlds by the cards played, races)."""
+    worlds by the cards played, races, keeps the heuristic's card unless beaten beyond noise)."""
     if policy == PIMC or policy == PIMC_FIXED:
-        return True, True, False, False, policy == PIMC
-    return policy == PIMC_SOLVER, policy == PIMC_CONSTRAINED, policy == PIMC_WEIGHTED, policy == PIMC_PLAYS, False
+        return True, True, False, False, policy == PIMC, True
+    return (policy == PIMC_SOLVER, policy == PIMC_CONSTRAINED, policy == PIMC_WEIGHTED, policy == PIMC_PLAYS, False,
+            False)
 
 
 @njit(cache=True, inline="always")
@@ -456,6 +460,19 @@ def candidate_classes(hs, ht, st, seat, legal_s, legal_t, candidates, rep):
 
 
 @njit(cache=True)
+def paired_difference(values, n, a, b):
+    """(mean, sample variance) of ``values[v, a] - values[v, b]`` over the first ``n`` rows."""
+    sum_d = 0.0
+    sum_d2 = 0.0
+    for v in range(n):
+        d = values[v, a] - values[v, b]
+        sum_d += d
+        sum_d2 += d * d
+    mean = sum_d / n
+    return mean, max(sum_d2 / n - mean * mean, 0.0) * n / max(n - 1, 1)
+
+
+@njit(cache=True)
 def race_cut(values, n, alive, preferred):
     """Successive elimination after ``n`` worlds: the leader is the class with the best mean value
     (among equals the class ``preferred``, else the first); a class is dropped when the leader beats
@@ -477,15 +494,8 @@ def race_cut(values, n, alive, preferred):
         if not alive[j]:
             continue
         if j != lead:
-            sum_d = 0.0
-            sum_d2 = 0.0
-            for v in range(n):
-                d = values[v, lead] - values[v, j]
-                sum_d += d
-                sum_d2 += d * d
-            mean = sum_d / n
-            var = max(sum_d2 / n - mean * mean, 0.0) * n / (n - 1)
-            if (mean > 0.0 and mean * mean * n > RACE_Z * RACE_Z * var) or (sum_d == 0.0 and sum_d2 == 0.0):
+            mean, var = paired_difference(values, n, lead, j)
+            if (mean > 0.0 and mean * mean * n > RACE_Z * RACE_Z * var) or (mean == 0.0 and var == 0.0):
                 alive[j] = False
                 continue
         left += 1
@@ -497,11 +507,13 @@ def pimc_card(hs, ht, st, worlds, rollouts, state):
     """The card PIMC plays for the seat to play, every world finished by heuristic rollouts; returns
     (card, RNG state)."""
     return pimc_card_solving(hs, ht, st, worlds, rollouts, state, np.int64(0), new_workspace(np.int64(1)),
-                             np.bool_(False), np.bool_(False), st, np.empty(0, dtype=np.int64), np.bool_(False))
+                             np.bool_(False), np.bool_(False), st, np.empty(0, dtype=np.int64), np.bool_(False),
+                             np.bool_(False))
 
 
 @njit(cache=True)
-def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain, weigh, start, past, race):
+def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain, weigh, start, past, race,
+                      prior):
     """The card PIMC plays for the seat to play; returns (card, RNG state).  From ``solve_tricks``
     tricks before the end (the trick in play counted; 0: never) each world is solved exactly
     (``kernels/endgame.py``, workspace ``w`` with its node limit) instead of rolled out, the seat's
@@ -513,7 +525,9 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
     drawn.  Equivalent cards share one rollout (``candidate_classes``); ``race`` (unweighted worlds
     only): a decision whose legal cards are all equivalent draws no world, and before the solved
     endings the classes ruled out by the worlds so far stop being searched (``race_cut``), the
-    decision ending when one is left.  Equal values go to the heuristic's card."""
+    decision ending when one is left.  Equal values go to the heuristic's card; ``prior`` (equal
+    weights only): the heuristic's card is played unless the best card beats it by more than
+    ``PRIOR_Z`` standard errors of their paired difference over the worlds searched."""
     players = st[PLAYERS]
     seat = (st[LEADER] + st[TRICK_LEN]) % players
     legal_s, legal_t = legal_words(hs[seat], ht[seat], st)
@@ -629,6 +643,10 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
             total += weights[v] * values[v, j]
         if total > best_total or (total == best_total and j == preferred):
             best, best_total = j, total
+    if prior and not weigh and not weigh_plays and rep[best] != rep[preferred] and alive[rep[preferred]]:
+        mean, var = paired_difference(values, evaluated, best, preferred)
+        if mean * mean * evaluated <= PRIOR_Z * PRIOR_Z * var:
+            best = preferred
     return candidates[best], state
 
 
@@ -650,10 +668,10 @@ def play_out_search(hs, ht, st, policies, worlds, rollouts, state, result, trace
     while st[TRICK] < n_tricks:
         seat = (st[LEADER] + st[TRICK_LEN]) % players
         if is_search(policies[seat]):
-            solves, constrain, weigh, weigh_plays, race = search_features(policies[seat])
+            solves, constrain, weigh, weigh_plays, race, prior = search_features(policies[seat])
             solve_tricks = SOLVE_TRICKS[players] if solves else 0
             forced[0], state = pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain,
-                                                 weigh, start, past[:k] if weigh_plays else past[:0], race)
+                                                 weigh, start, past[:k] if weigh_plays else past[:0], race, prior)
             state, _ = advance(hs, ht, st, policies, state, forced, np.int64(1), result, card)
         else:
             state, _ = advance(hs, ht, st, policies, state, none, np.int64(1), result, card)

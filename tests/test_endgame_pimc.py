@@ -30,7 +30,7 @@ def test_without_solving_it_is_the_rollout_search(players):
         left = game.rules.tricks - len(game.tricks)
         for solve_tricks in (0, left - 1):
             got = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), 8, 1,
-                                    np.uint64(i), solve_tricks, w, False, False, st, NO_PAST, False)
+                                    np.uint64(i), solve_tricks, w, False, False, st, NO_PAST, False, False)
             assert got == expected
 
 
@@ -46,13 +46,14 @@ def test_solved_decisions_ignore_hidden_cards(players):
         if st[K.CALLED] >= 0 and st[K.PARTNER_KNOWN] == 0 and seat == st[K.PARTNER]:
             continue      # the partner knows its side; rehiding may move the called card away from it
         card, _ = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), 8, 1,
-                                    np.uint64(i), 5, w, False, False, st, NO_PAST, False)
+                                    np.uint64(i), 5, w, False, False, st, NO_PAST, False, False)
         assert game.legal_cards() >> int(card) & 1
         differs += int(card != pimc_card(hs.copy(), ht.copy(), st.copy(), 8, 1, np.uint64(i))[0])
         for k in range(2):
             hs2, ht2, st2 = _rehide(hs, ht, st, seat, 100 * i + k)
             changed += int((hs2 != hs).any() or (ht2 != ht).any())
-            again, _ = pimc_card_solving(hs2, ht2, st2, 8, 1, np.uint64(i), 5, w, False, False, st, NO_PAST, False)
+            again, _ = pimc_card_solving(hs2, ht2, st2, 8, 1, np.uint64(i), 5, w, False, False, st, NO_PAST, False,
+                                         False)
             assert again == card, f"ending {i}: the decision depends on hidden cards"
     assert changed > 5
     assert differs > 0          # the solver, not the rollouts, decided

@@ -202,8 +202,8 @@ def test_weighting_without_an_auction_changes_no_decision(players):
             continue
         hs, ht, st = state_from_game(game)
         plain = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), 8, 1, np.uint64(i), 0, w, False, False, st, NO_PAST,
-                                  False)
+                                  False, False)
         weighted = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), 8, 1,
-                                     np.uint64(i), 0, w, False, True, st, NO_PAST, False)
+                                     np.uint64(i), 0, w, False, True, st, NO_PAST, False, False)
         assert plain == weighted
 

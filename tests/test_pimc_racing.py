@@ -12,7 +12,7 @@ from analyzer.rules import Rules
 from analyzer.simulate import state_from_game
 from kernels import playout as K
 from kernels.endgame import W_NODE_LIMIT, new_workspace
-from kernels.pimc import NO_PAST, SOLVE_TRICKS, candidate_classes, pimc_card_solving, race_cut
+from kernels.pimc import NO_PAST, SOLVE_TRICKS, candidate_classes, paired_difference, pimc_card_solving, race_cut
 from tests.test_endgame import brute_values, random_ending
 from tests.test_pimc import positions
 
@@ -140,9 +140,9 @@ def test_racing_search_plays_legal_cards_reproducibly(players):
     for i, game in enumerate(positions(players, 40, seed=60 + players, rules=Rules(players=players))):
         hs, ht, st = state_from_game(game)
         args = (64, 1, np.uint64(i), SOLVE_TRICKS[players], w, True, False, st, NO_PAST)
-        card, state = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, True)
-        again, _ = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, True)
-        plain, plain_state = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, False)
+        card, state = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, True, False)
+        again, _ = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, True, False)
+        plain, plain_state = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, False, False)
         assert game.legal_cards() >> int(card) & 1 and card == again
         same += int(card == plain)
         stopped += int(state != plain_state)       # fewer worlds drawn: the stream stopped earlier
@@ -161,8 +161,35 @@ def test_one_class_needs_no_search():
         _, cands, rep, n = classes_of(hs, ht, st)
         if n == 1 and len(cands) > 1:
             w = new_workspace(10)
-            card, state = pimc_card_solving(hs, ht, st, 8, 1, np.uint64(5), 4, w, True, False, st, NO_PAST, True)
+            card, state = pimc_card_solving(hs, ht, st, 8, 1, np.uint64(5), 4, w, True, False, st, NO_PAST, True, False)
             assert card == cands[0] and state == np.uint64(5)
             return
     pytest.fail("no position with one class of several cards")
 
+
+
+def test_paired_difference_is_the_mean_and_sample_variance_of_the_differences():
+    rng = np.random.default_rng(4)
+    values = rng.normal(0, 10, (12, 3))
+    mean, var = paired_difference(values, 9, 2, 0)
+    d = values[:9, 2] - values[:9, 0]
+    assert mean == pytest.approx(d.mean()) and var == pytest.approx(d.var(ddof=1))
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_prior_only_moves_the_pick_to_the_heuristics_card(players):
+    # On the same worlds (the same RNG state in and out) the search with the prior plays its own card
+    # or the heuristic's, and with 4 worlds it keeps the heuristic's card where the search's is ahead
+    # by chance only.
+    w = new_workspace(12)
+    w[W_NODE_LIMIT] = 20000
+    moved = 0
+    for i, game in enumerate(positions(players, 60, seed=80 + players, rules=Rules(players=players))):
+        hs, ht, st = state_from_game(game)
+        mine = K.heuristic_at(hs, ht, st)
+        args = (4, 1, np.uint64(i), SOLVE_TRICKS[players], w, True, False, st, NO_PAST, False)
+        plain, plain_state = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, False)
+        card, state = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, True)
+        assert state == plain_state and card in (plain, mine)
+        moved += int(card != plain)
+    assert moved >= 3
