@@ -18,7 +18,7 @@ import numpy as np
 from analyzer.errors import TarotError
 from analyzer.rules import Contract
 from analyzer.stats import Moments
-from kernels.pimc import PIMC_UNIFORM, is_search
+from kernels.pimc import PIMC_PRIOR, PIMC_UNIFORM, is_search
 from kernels.playout import HEURISTIC, PIMC, RANDOM
 
 PLAY_SEED_SALT = 0x5DEECE66D   # deals given to a playout kernel are played from streams other than their dealing's
@@ -33,17 +33,21 @@ PIMC_WORLDS = 128
 PIMC_ROLLOUTS = 1
 MAX_WORLDS = 4096        # per decision (a 4-player PIMC deal at 4,096 worlds takes minutes)
 MAX_ROLLOUTS = 64
-# Card-play policies by name (pimc-uniform: the search without the endgame solver, kept as a yardstick).
-POLICY_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "pimc": PIMC, "pimc-uniform": PIMC_UNIFORM}
+# Card-play policies by name (pimc-uniform: the search without the endgame solver, kept as a yardstick;
+# pimc-prior: pimc-uniform keeping the heuristic's card unless another beats it beyond noise).
+POLICY_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "pimc": PIMC, "pimc-uniform": PIMC_UNIFORM,
+              "pimc-prior": PIMC_PRIOR}
 MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; memory stays flat)
 # The mixed play model (the default): the heuristic for the contracts with a chien, a search of
 # MIXED_WORLDS worlds per decision for Garde sans and Garde contre, whose odds the heuristic misses most
-# (by up to 24 pp on random hands, where such a search comes within the noise of a 16-world one; its
-# rollouts to the end, MIXED_SEARCH, agree as well as the solver's endings and cost a third less at 3
-# and 4 players: docs/performance.md).  A searched contract's run stops at MIXED_PRECISION times the
-# precision asked (a searched deal costs some thousand heuristic playouts).
+# (by up to 24 pp on random hands, where such a search comes within the noise of a 16-world one).  The
+# search, MIXED_SEARCH, rolls out to the end (as close as the solver's endings, a third cheaper at 3 and
+# 4 players) and keeps the heuristic's card unless another beats it beyond noise (on the same deals, its
+# gaps to the 16-world search fall from 1.5 to 0.6 pp a hand: docs/performance.md).  A searched
+# contract's run stops at MIXED_PRECISION times the precision asked (a searched deal costs some
+# thousand heuristic playouts).
 MIXED = "mixed"
-MIXED_SEARCH = "pimc-uniform"
+MIXED_SEARCH = "pimc-prior"
 MIXED_WORLDS = 4
 MIXED_PRECISION = 3.0
 

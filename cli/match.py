@@ -35,10 +35,11 @@ def match(policy_a, policy_b, deals, players, seed, bidding, worlds, rollouts, j
 
     Reports A's mean gain per deal over B with its standard error and 95% interval.  Policies: random,
     heuristic, pimc (determinized search: the last tricks of each world solved exactly, no world
-    dealing a seat a petit sec, a decision stopped once one card is clearly best) and pimc-uniform
-    (worlds uniform under the revealed voids, every world finished by heuristic rollouts); pimc-fixed
-    is pimc searching every card in every world (no early stop); pimc-solver and pimc-constrained
-    are pimc-uniform with one of pimc's two parts, pimc-weighted with its worlds weighted by how well
+    dealing a seat a petit sec, a decision stopped once one card is clearly best, the heuristic's card
+    kept unless another beats it beyond noise) and pimc-uniform (worlds uniform under the revealed
+    voids, every world finished by heuristic rollouts); pimc-fixed is pimc searching every card in
+    every world (no early stop); pimc-solver, pimc-constrained and pimc-prior are pimc-uniform with
+    one of pimc's three parts, pimc-weighted with its worlds weighted by how well
     they explain the auction (measured: no gain, so pimc does not weigh), pimc-plays with its worlds
     drawn in proportion to how well they explain the cards played (measured: a gain against heuristic
     players only, so pimc does not use it).  Deals that everybody passes are skipped (under

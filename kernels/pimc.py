@@ -54,11 +54,15 @@ Where the worlds do not tell two classes apart (equal totals), the search plays 
 (``heuristic_at`` at the real position), and racing keeps the heuristic's class as leader among
 equals: card ids would otherwise decide, suit cards before trumps (a sure chelem lost on 3% of deals
 by a King led before the trumps; at 4 worlds per decision +5.7 ± 1.8 a deal at 5 players in
-duplicate, docs/performance.md).
+duplicate, docs/performance.md).  And ``PIMC`` plays the heuristic's card unless the search's best
+beats it by more than ``PRIOR_Z`` standard errors of their paired difference over the worlds searched:
+a card ahead by chance on few worlds no longer replaces a good one (docs/performance.md, "The
+heuristic's card as a prior").
 
-``PIMC`` is the solver with the petit sec constraint, racing; ``PIMC_FIXED`` the same without racing;
-``PIMC_SOLVER``, ``PIMC_CONSTRAINED``, ``PIMC_WEIGHTED`` and ``PIMC_PLAYS`` have one component each
-(solver, petit sec constraint, auction weights, weights from the cards played) over ``PIMC_UNIFORM``,
+``PIMC`` is the solver with the petit sec constraint, racing and the prior; ``PIMC_FIXED`` the same without racing;
+``PIMC_SOLVER``, ``PIMC_CONSTRAINED``, ``PIMC_WEIGHTED``, ``PIMC_PLAYS`` and ``PIMC_PRIOR`` have one
+component each (solver, petit sec constraint, auction weights, weights from the cards played, the
+prior) over ``PIMC_UNIFORM``,
 to measure each one's contribution in duplicate.
 """
 
@@ -84,6 +88,7 @@ PIMC_CONSTRAINED = 6   # PIMC_UNIFORM with the petit sec constraint
 PIMC_WEIGHTED = 7      # PIMC_UNIFORM with worlds weighted by the auction
 PIMC_PLAYS = 8         # PIMC_UNIFORM with worlds resampled by how well they explain the cards played
 PIMC_FIXED = 9         # PIMC without racing: every class of cards searched in every world (a yardstick)
+PIMC_PRIOR = 10        # PIMC_UNIFORM keeping the heuristic's card unless beaten beyond noise (PRIOR_Z)
 # The inference's settings: the bidders' error around the model, in points (as ``bid --auction-noise``),
 # the likelihood of a card other than the heuristic's choice (against 1 for that choice), the worlds
 # drawn per world kept when resampling by the cards played, the share of equal weights mixed in, and
@@ -224,7 +229,7 @@ def load_world(world_s, world_t, st, partner, play_s, play_t, play_st):
 
 @njit(cache=True, inline="always")
 def is_search(policy):
-    return PIMC <= policy <= PIMC_FIXED
+    return PIMC <= policy <= PIMC_PRIOR
 
 
 @njit(cache=True, inline="always")
@@ -234,7 +239,7 @@ def search_features(policy):
     if policy == PIMC or policy == PIMC_FIXED:
         return True, True, False, False, policy == PIMC, True
     return (policy == PIMC_SOLVER, policy == PIMC_CONSTRAINED, policy == PIMC_WEIGHTED, policy == PIMC_PLAYS, False,
-            False)
+            policy == PIMC_PRIOR)
 
 
 @njit(cache=True, inline="always")

@@ -15,7 +15,7 @@ from analyzer.runs import searching
 from analyzer.simulate import rules_flags
 from kernels import auction, batch
 from kernels import playout as K
-from kernels.pimc import PIMC_FIXED, PIMC_UNIFORM
+from kernels.pimc import PIMC_FIXED, PIMC_PRIOR, PIMC_UNIFORM
 
 HAND = Hand.parse("21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C")
 FLAGS = rules_flags(Rules(players=4))
@@ -24,7 +24,7 @@ FLAGS = rules_flags(Rules(players=4))
 def test_searching_reads_the_policies():
     assert not searching(np.array([K.HEURISTIC] * 4))
     assert not searching(np.array([K.RANDOM, K.HEURISTIC, K.NOISY]))
-    for search in (K.PIMC, PIMC_UNIFORM, PIMC_FIXED):
+    for search in (K.PIMC, PIMC_UNIFORM, PIMC_FIXED, PIMC_PRIOR):
         assert searching(np.array([K.HEURISTIC, search, K.HEURISTIC]))
 
 

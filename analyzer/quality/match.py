@@ -26,9 +26,10 @@ from kernels.pimc import PIMC_CONSTRAINED, PIMC_FIXED, PIMC_PLAYS, PIMC_SOLVER, 
 # about 4 GB, which a 24 GiB machine holds with room to spare (and about an hour of heuristic play).
 MAX_DEALS = 100_000_000
 
-# The playing policies, and for matches the search with one of its components over pimc-uniform, to
-# measure each one's part: the endgame solver, the petit sec constraint, the auction weights, the
-# weights from the cards played; and pimc without racing (every world searched for every card).
+# The playing policies (pimc-prior among them: pimc-uniform with the heuristic's card as a prior), and for
+# matches the search with one of its other components over pimc-uniform, to measure each one's part: the
+# endgame solver, the petit sec constraint, the auction weights, the weights from the cards played; and
+# pimc without racing (every world searched for every card).
 POLICY_IDS = PLAY_POLICY_IDS | {"pimc-solver": PIMC_SOLVER, "pimc-constrained": PIMC_CONSTRAINED,
                                 "pimc-weighted": PIMC_WEIGHTED, "pimc-plays": PIMC_PLAYS,
                                 "pimc-fixed": PIMC_FIXED}
