@@ -117,7 +117,7 @@ def test_the_output_states_the_play_model_and_the_searched_deals(command):
         assert result.exit_code == 0, result.output
         return result.stdout
 
-    mixed = ("heuristic for prise and garde, pimc-uniform (4 worlds per decision) for garde sans and garde contre"
+    mixed = ("heuristic for prise and garde, pimc-prior (4 worlds per decision) for garde sans and garde contre"
              ", 20 deals (20 searched)")
     assert f"\nplay: {mixed}" in run()
     assert "\nplay: heuristic, 20 deals (0 searched)" in run("--policy", "heuristic")
