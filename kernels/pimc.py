@@ -59,11 +59,10 @@ beats it by more than ``PRIOR_Z`` standard errors of their paired difference ove
 a card ahead by chance on few worlds no longer replaces a good one (docs/performance.md, "The
 heuristic's card as a prior").
 
-``PIMC`` is the solver with the petit sec constraint, racing and the prior; ``PIMC_FIXED`` the same without racing;
-``PIMC_SOLVER``, ``PIMC_CONSTRAINED``, ``PIMC_WEIGHTED``, ``PIMC_PLAYS`` and ``PIMC_PRIOR`` have one
-component each (solver, petit sec constraint, auction weights, weights from the cards played, the
-prior) over ``PIMC_UNIFORM``,
-to measure each one's contribution in duplicate.
+``PIMC`` is the solver with the petit sec constraint, racing and the prior; ``PIMC_FIXED`` the same
+without racing; ``PIMC_SOLVER``, ``PIMC_CONSTRAINED``, ``PIMC_WEIGHTED``, ``PIMC_PLAYS`` and
+``PIMC_PRIOR`` have one component each (solver, petit sec constraint, auction weights, weights from
+the cards played, the prior) over ``PIMC_UNIFORM``, to measure each one's contribution in duplicate.
 """
 
 from __future__ import annotations
@@ -477,6 +476,13 @@ def paired_difference(values, n, a, b):
     return mean, max(sum_d2 / n - mean * mean, 0.0) * n / max(n - 1, 1)
 
 
+@njit(cache=True, inline="always")
+def beyond_noise(mean, var, n, z):
+    """Whether a paired difference of ``mean`` and sample variance ``var`` over ``n`` worlds is positive
+    by more than ``z`` standard errors (a positive difference the same in every world always is)."""
+    return mean > 0.0 and mean * mean * n > z * z * var
+
+
 @njit(cache=True)
 def race_cut(values, n, alive, preferred):
     """Successive elimination after ``n`` worlds: the leader is the class with the best mean value
@@ -500,7 +506,7 @@ def race_cut(values, n, alive, preferred):
             continue
         if j != lead:
             mean, var = paired_difference(values, n, lead, j)
-            if (mean > 0.0 and mean * mean * n > RACE_Z * RACE_Z * var) or (mean == 0.0 and var == 0.0):
+            if beyond_noise(mean, var, n, RACE_Z) or (mean == 0.0 and var == 0.0):
                 alive[j] = False
                 continue
         left += 1
@@ -650,7 +656,7 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
             best, best_total = j, total
     if prior and not weigh and not weigh_plays and rep[best] != rep[preferred] and alive[rep[preferred]]:
         mean, var = paired_difference(values, evaluated, best, preferred)
-        if mean * mean * evaluated <= PRIOR_Z * PRIOR_Z * var:
+        if not beyond_noise(mean, var, evaluated, PRIOR_Z):
             best = preferred
     return candidates[best], state
 
