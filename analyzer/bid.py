@@ -187,7 +187,9 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
                 widths.append(m.weighted_proportion(column(k, WON), WEIGHT).half_width)
             return max(widths)
 
-        return run_in_chunks(simulate, 1 + PER_OPTION * len(indices), run_settings, widest)
+        about = "" if len(indices) == len(options) and watched == indices else \
+            ", ".join("pass" if options[i] is None else options[i].token for i in watched)
+        return run_in_chunks(simulate, 1 + PER_OPTION * len(indices), run_settings, widest, about)
 
     everyone = list(range(len(options)))
     plain = [i for i in everyone if not played[i].searches]
@@ -198,7 +200,9 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
         # again on the first deals (the same ones) until the searched options reach theirs, so that a
         # searched option is compared with any other on the same deals.
         searched = [i for i in everyone if played[i].searches]
-        runs = [(plain, run(plain, played[plain[0]], plain)), (everyone, run(everyone, played[searched[0]], searched))]
+        plain_run = run(plain, played[plain[0]], plain)
+        runs = [(plain, plain_run),
+                (everyone, run(everyone, played[searched[0]].counting_after(plain_run.n), searched))]
 
     def source(i: int) -> tuple[Moments, list[int]]:
         """The run that values option ``i``: the first that plays it (the heuristic's, under the mixed model)."""

@@ -148,11 +148,14 @@ def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = 
     for contract in Contract:
         groups.setdefault(settings.for_contract(contract), []).append(contract)
     odds: dict[Contract, ContractOdds] = {}
-    deals = searched = 0
+    deals = searched = simulated = 0
     for run, contracts in groups.items():
-        for contract, result in zip(contracts, group_odds(hand, rules, seat, contracts, run, settings.may_search)):
+        about = ", ".join(c.token for c in contracts) if len(groups) > 1 else ""
+        for contract, result in zip(contracts, group_odds(hand, rules, seat, contracts, run.counting_after(simulated),
+                                                          settings.may_search, about)):
             odds[contract] = result
         n = odds[contracts[0]].score.n
+        simulated += n
         deals = max(deals, n)
         searched = max(searched, run.searched_deals(n))
     called = int(call_card(np.uint64(hand.suit_bits))) if rules.players == 5 else None
@@ -161,9 +164,10 @@ def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = 
 
 
 def group_odds(hand: Hand, rules: Rules, seat: int, contracts: list[Contract], settings: Settings,
-               search_driver: bool = False) -> list[ContractOdds]:
+               search_driver: bool = False, about: str = "") -> list[ContractOdds]:
     """The odds of ``contracts``, on the same deals, until every reported probability is within the
-    settings' precision (or their fixed number of deals)."""
+    settings' precision (or their fixed number of deals; a precision not reached warns, naming
+    ``about``)."""
 
     def simulate(offset: int, n: int) -> np.ndarray:
         return np.hstack([contract_features(simulate_contract(hand, seat, c, rules, settings.policy, n, settings.seed,
@@ -175,4 +179,4 @@ def group_odds(hand: Hand, rules: Rules, seat: int, contracts: list[Contract], s
         return [summarize_contract(c, moments, FEATURES * i) for i, c in enumerate(contracts)]
 
     return summarize(run_in_chunks(simulate, FEATURES * len(contracts), settings,
-                                   lambda m: widest_half_width(summarize(m))))
+                                   lambda m: widest_half_width(summarize(m)), about))

@@ -122,6 +122,14 @@ class Settings:
         """How many of ``deals`` deals were played with search."""
         return deals if self.searches else 0
 
+    def counting_after(self, deals: int) -> "Settings":
+        """A copy whose progress counts go on from ``deals`` deals already run: a command running
+        several groups in turn (the mixed model's) shows one count rising, not one per group."""
+        if self.progress is None or deals == 0:
+            return self
+        report = self.progress
+        return self.with_(progress=lambda done, total: report(deals + done, None if total is None else deals + total))
+
     def with_(self, **changes) -> "Settings":
         """A copy with some settings changed (e.g. another seed)."""
         return replace(self, **changes)
@@ -150,11 +158,12 @@ def threads(jobs: int | None) -> Iterator[None]:
 
 
 def run_in_chunks(simulate: Callable[[int, int], np.ndarray], features: int, settings: "Settings",
-                  widest: Callable[[Moments], float]) -> Moments:
+                  widest: Callable[[Moments], float], about: str = "") -> Moments:
     """Call ``simulate(offset, n)`` (one row of ``features`` per deal) chunk after chunk and keep their
     running moments: ``settings.deals`` deals, or (``deals`` None) until ``widest(moments) <=
     settings.precision`` or ``settings.max_deals``; stopping at ``max_deals`` first warns
-    ``PrecisionNotReached``."""
+    ``PrecisionNotReached``, naming what the run was ``about`` (e.g. the contracts it plays, where a
+    command runs several to precisions of their own)."""
     chunk = PIMC_CHUNK if settings.searches else CHUNK
     deals = settings.deals
     target = deals if deals is not None else settings.max_deals
@@ -171,6 +180,7 @@ def run_in_chunks(simulate: Callable[[int, int], np.ndarray], features: int, set
                     break
         else:
             if deals is None:
-                warnings.warn(f"precision ±{settings.precision:g} not reached in {moments.n:,} deals (the limit): "
+                warnings.warn(f"{about + ': ' if about else ''}"
+                              f"precision ±{settings.precision:g} not reached in {moments.n:,} deals (the limit): "
                               f"the widest 95% interval is ±{width:.3f}", PrecisionNotReached, stacklevel=2)
     return moments

@@ -93,3 +93,17 @@ def test_compare_bidding_small_run():
     for method in ("chavey", "tarotclub"):
         assert sum(data["agreement"][method].values()) == 6
         assert data["gain"][method]["n"] == 6
+
+
+def test_a_precision_not_reached_names_the_options_of_its_run():
+    """Under the mixed model the heuristic's options and the searched ones run to precisions of their own:
+    a warning says which run stopped at the deal limit."""
+    result = CliRunner().invoke(main, ["bid", str(STRONG), "--max-deals", "50", "--precision", "0.001", "--quiet",
+                                       "--seed", "1"])
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 0 and len(lines) == 2
+    assert lines[0].startswith("Warning: pass, prise, garde: precision ±0.001 not reached in 50 deals")
+    assert lines[1].startswith("Warning: garde-sans, garde-contre: precision ±0.003 not reached in 50 deals")
+    plain = CliRunner().invoke(main, ["bid", str(STRONG), "--max-deals", "50", "--precision", "0.001", "--quiet",
+                                      "--seed", "1", "--policy", "heuristic"])
+    assert plain.stderr.strip().splitlines()[0].startswith("Warning: precision ±0.001 not reached in 50 deals")

@@ -51,6 +51,18 @@ def test_mixed_odds_stop_each_contract_at_its_own_precision():
     assert by[Contract.GARDE_SANS].score.n == by[Contract.GARDE_CONTRE].score.n
 
 
+def test_progress_counts_rise_across_the_groups():
+    """The mixed model runs its groups in turn: the progress count goes on from the earlier groups'
+    deals instead of starting again (one count rising, the deals simulated so far)."""
+    calls = []
+    settings = Settings(policy="mixed", precision=0.05, seed=2, progress=lambda done, total: calls.append(done))
+    mixed = contract_odds(HAND, RULES, 0, settings)
+    assert calls == sorted(calls) and calls[-1] == mixed.deals + mixed.searched_deals
+    calls.clear()
+    advice = bid_advice(HAND, RULES, 0, [], settings)
+    assert calls == sorted(calls) and calls[-1] == advice.deals + advice.searched_deals
+
+
 def test_mixed_bid_values_each_option_by_its_play_model():
     def advice(policy):
         return bid_advice(HAND, RULES, 1, [None], Settings(policy=policy, worlds=MIXED_WORLDS, deals=24, seed=4))

@@ -82,11 +82,13 @@ def test_a_precision_not_reached_within_max_deals_is_a_one_line_warning():
     assert json.loads(short.stdout)["deals"] == 50            # the data stays whole on stdout
     lines = short.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Warning: precision ±0.001 not reached in 50 deals")
-    # the mixed model runs its two groups of contracts apart, to their own precisions: a line for each
+    # the mixed model runs its two groups of contracts apart, to their own precisions: a line for each,
+    # naming its contracts
     mixed = runner.invoke(main, base + ["--max-deals", "50", "--precision", "0.001"])
     lines = mixed.stderr.strip().splitlines()
     assert mixed.exit_code == 0 and len(lines) == 2
-    assert lines[0].startswith("Warning: precision ±0.001 not reached") and "±0.003 not reached" in lines[1]
+    assert lines[0].startswith("Warning: prise, garde: precision ±0.001 not reached")
+    assert lines[1].startswith("Warning: garde-sans, garde-contre: precision ±0.003 not reached")
     reached = runner.invoke(main, base + ["--max-deals", "2000", "--precision", "0.5"])
     fixed = runner.invoke(main, base + ["--deals", "50"])
     assert reached.exit_code == fixed.exit_code == 0
