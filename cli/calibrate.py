@@ -36,12 +36,16 @@ CSV_COLUMNS = ["hand_index", "hand", "contract", "p_default", "se_default", "p_d
 @click.option("--precision", type=click.FloatRange(0.001, 0.5), default=Settings().precision, show_default=True,
               callback=finite_number,
               help="Those answers run until every probability's 95% half-width is at most this.")
+@click.option("--record", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write each hand's check to FILE as it ends (JSON lines), so that a long run can stop and go on.")
+@click.option("--resume", is_flag=True,
+              help="Take the hands the --record FILE already holds (same settings) and check only the others.")
 @jobs_option
 @variant_option
 @quiet_option
 @format_option("table", "json", "csv")
-def calibrate_command(players, hands, seed, worlds, deals, policy, tested_worlds, precision, jobs, variants, quiet,
-                      fmt) -> None:
+def calibrate_command(players, hands, seed, worlds, deals, policy, tested_worlds, precision, record, resume, jobs,
+                      variants, quiet, fmt) -> None:
     """The default answers of odds and bid against deep search (PIMC) on random hands.
 
     For each of --hands random hands of seat 1 (dealt from --seed), each contract's probability of
@@ -50,11 +54,17 @@ def calibrate_command(players, hands, seed, worlds, deals, policy, tested_worlds
     under each; then per contract the mean gap, the mean and worst absolute gap and the gaps' spread
     beyond their noise, the share of hands whose every gap is within ±3 pp or within two standard
     errors of the difference, the share whose recommendation agrees, and the seconds per command. The
-    deep runs use deals of their own, so the two estimates are independent."""
+    deep runs use deals of their own, so the two estimates are independent.
+
+    A hundred hands take hours: with --record FILE each hand is kept as it ends, and the same command
+    with --resume goes on where it stopped (or grows the run with a larger --hands)."""
+    if resume and not record:
+        raise click.BadParameter("--resume goes on with a --record FILE: name it", param_hint="--resume")
     rules = rules_from(players, variants)
     tested = Settings(policy=policy, worlds=tested_worlds, precision=precision)
     with Progress("calibrating", quiet, unit="hands") as bar:
-        result = calibrate(rules.players, hands, seed, worlds, deals, jobs, progress=bar, rules=rules, tested=tested)
+        result = calibrate(rules.players, hands, seed, worlds, deals, jobs, progress=bar, rules=rules, tested=tested,
+                           record=record, resume=resume)
     if fmt == "json":
         echo_json(result.as_dict())
         return
@@ -80,7 +90,7 @@ def _table(result) -> None:
     click.echo(f"deep:    {result.deep.play_model}, {result.deep.deals:,} deals (seed {DEEP_SEED})")
     for i, h in enumerate(result.hands, 1):
         click.echo("")
-        click.echo(f"hand {i}: {h.hand}  ({h.default.deals:,} default deals)")
+        click.echo(f"hand {i}: {h.hand}  ({h.deals_default:,} default deals)")
         click.echo(f"  {'contract':<13}{'default':>8} {'± se':>5}  {'deep':>7} {'± se':>5}  {'gap':>7} {'± se':>5}")
         for g in h.gaps:
             beyond = f"  beyond ±{100 * TOLERANCE:g} pp"
@@ -93,7 +103,7 @@ def _table(result) -> None:
         verdict = ("same" if h.same_recommendation else
                    f"the default's costs {cost:+.1f} ± {se:.1f} points per deal in the deep run, "
                    + ("within one se" if h.recommendation_agrees else "beyond one se"))
-        click.echo(f"  bid: default {h.default_bid.recommendation.token}, deep {h.deep_bid.recommendation.token} "
+        click.echo(f"  bid: default {h.recommendation_default}, deep {h.recommendation_deep} "
                    f"({verdict})")
     s = result.summary()
     n = len(result.hands)

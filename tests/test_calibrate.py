@@ -171,3 +171,45 @@ def test_variants_reach_the_hands_and_are_stated():
         return sum(h.mask & (C.TRUMP_BITS | 1 << C.EXCUSE) == 1 << C.trump(1) for h in random_hands(rules, 10000, 0))
 
     assert petit_secs(Rules.from_options(5, ("petit-sec=play",))) > 0 == petit_secs(Rules(players=5))
+
+
+def test_a_record_lets_a_run_stop_and_go_on(tmp_path):
+    """Hands are kept as they end; a run stopped (even while writing a line) goes on with --resume,
+    checks only the hands missing, and says what one straight run says."""
+    record = tmp_path / "run.jsonl"
+    fast = ("--seed", "3", "--policy", "heuristic", "--format", "json")
+    straight = json.loads(run(*fast, "--hands", "3"))
+    first = json.loads(run(*fast, "--record", str(record)))
+    lines = record.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 3 and json.loads(lines[0])["calibrate"]["deep"] == {"worlds": 2, "deals": 10,
+                                                                             "seed": DEEP_SEED}
+    assert [json.loads(line)["index"] for line in lines[1:]] == [0, 1]
+    # stopped while writing hand 2's line: that line is dropped and the hand checked again
+    record.write_text("\n".join(lines) + "\n" + lines[2][:40], encoding="utf-8")
+    resumed = json.loads(run(*fast, "--hands", "3", "--record", str(record), "--resume"))
+    assert without_seconds(resumed) == without_seconds(straight)
+    assert resumed["per_hand"][0]["seconds"] == first["per_hand"][0]["seconds"]      # taken, not run again
+    assert [json.loads(line)["index"] for line in record.read_text(encoding="utf-8").splitlines()[1:]] == [0, 1, 2]
+    fewer = json.loads(run(*fast, "--hands", "1", "--record", str(record), "--resume"))
+    assert fewer["per_hand"] == resumed["per_hand"][:1]
+
+
+@pytest.mark.parametrize("change,word", [
+    ([], "--resume"), (["--resume", "--deep-worlds", "3"], "deep.worlds 2, here 3"),
+    (["--resume", "--policy", "mixed"], "tested.policy heuristic, here mixed"), (["--resume", "--seed", "4"], "seed 3"),
+])
+def test_a_record_is_refused_where_it_does_not_fit(tmp_path, change, word):
+    record = tmp_path / "run.jsonl"
+    run("--seed", "3", "--policy", "heuristic", "--hands", "1", "--record", str(record))
+    args = [*TINY, "--seed", "3", "--policy", "heuristic", "--record", str(record), *change]
+    assert_one_error_line(CliRunner().invoke(main, ["calibrate", *args]), word)
+
+
+def test_a_damaged_record_or_a_resume_without_one_is_one_line(tmp_path):
+    record = tmp_path / "run.jsonl"
+    run("--seed", "3", "--policy", "heuristic", "--record", str(record))
+    lines = record.read_text(encoding="utf-8").splitlines()
+    record.write_text("\n".join([lines[0], "{not json", lines[2]]) + "\n", encoding="utf-8")
+    args = ["calibrate", *TINY, "--seed", "3", "--policy", "heuristic", "--resume"]
+    assert_one_error_line(CliRunner().invoke(main, [*args, "--record", str(record)]), "line 2")
+    assert_one_error_line(CliRunner().invoke(main, args), "--record")

@@ -19,17 +19,23 @@ them all: what a run with few deep deals can say about gaps it cannot resolve ha
 of hands whose every gap is within ±3 pp, the share whose every gap is within two standard errors of
 the difference (what noise alone explains), the shares of agreeing recommendations, and the mean
 seconds per command.
+
+A run of many hands takes hours: with a record (a file of JSON lines, the settings first, then a
+line per hand as it ends) it can stop and go on, or grow, without checking a hand twice.
 """
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from analyzer.bid import BidAdvice, bid_advice
-from analyzer.errors import SizeLimitError
+from analyzer.errors import SizeLimitError, TarotError
 from analyzer.hand import Hand
 from analyzer.odds import ContractOdds, OddsResult, contract_odds
 from analyzer.rules import Contract, Rules
@@ -43,6 +49,10 @@ DEEP_DEALS = 200
 TOLERANCE = 0.03         # the target: every probability within ±3 percentage points of deep search
 NOISE_SES = 2.0          # a gap within two standard errors of the difference is what noise explains
 MAX_HANDS = 100_000      # each hand costs about a minute of deep search: more is refused
+
+
+class CalibrateError(TarotError):
+    """A record that cannot be used or written (the message names the file and what to do)."""
 
 
 @dataclass(frozen=True)
@@ -79,18 +89,28 @@ class Gap:
 
 @dataclass(frozen=True)
 class HandCheck:
-    """One hand's default and deep answers, and the seconds each command took."""
+    """One hand's answers under both settings, as far as the comparison needs them: the deals behind
+    each, each contract's two probabilities (``gaps``), the two recommendations, the deep run's score
+    of the default's recommendation against its own best, and the seconds each command took.  What a
+    record line holds (``as_dict``/``from_dict``)."""
     hand: Hand
-    default: OddsResult
-    deep: OddsResult
-    default_bid: BidAdvice
-    deep_bid: BidAdvice
+    deals_default: int
+    deals_deep: int
+    gaps: tuple[Gap, ...]
+    recommendation_default: str
+    recommendation_deep: str
+    deep_cost: tuple[float, float]     # the deep run's score of the default's choice minus its best, ± se
     seconds: dict[str, float]          # "odds default", "odds deep", "bid default", "bid deep"
 
-    @property
-    def gaps(self) -> list[Gap]:
-        return [Gap(d.contract, Estimate.of(d), Estimate.of(s)) for d, s in zip(self.default.contracts,
-                                                                               self.deep.contracts)]
+    @classmethod
+    def of(cls, hand: Hand, default: OddsResult, deep: OddsResult, default_bid: BidAdvice, deep_bid: BidAdvice,
+           seconds: dict[str, float]) -> "HandCheck":
+        chosen = default_bid.recommendation.token
+        option = next(o for o in deep_bid.options if o.token == chosen)
+        return cls(hand, default.deals, deep.deals,
+                   tuple(Gap(d.contract, Estimate.of(d), Estimate.of(s)) for d, s in zip(default.contracts,
+                                                                                        deep.contracts)),
+                   chosen, deep_bid.recommendation.token, (option.vs_best.mean, option.vs_best.se), seconds)
 
     @property
     def within_tolerance(self) -> bool:
@@ -102,15 +122,7 @@ class HandCheck:
 
     @property
     def same_recommendation(self) -> bool:
-        return self.default_bid.recommendation.token == self.deep_bid.recommendation.token
-
-    @property
-    def deep_cost(self) -> tuple[float, float]:
-        """The deep run's expected score of the default's recommendation minus its own best, with the
-        standard error of that difference (0 ± 0 when they are the same)."""
-        chosen = self.default_bid.recommendation.token
-        option = next(o for o in self.deep_bid.options if o.token == chosen)
-        return option.vs_best.mean, option.vs_best.se
+        return self.recommendation_default == self.recommendation_deep
 
     @property
     def recommendation_agrees(self) -> bool:
@@ -119,14 +131,23 @@ class HandCheck:
 
     def as_dict(self) -> dict:
         cost, se = self.deep_cost
-        return {"hand": str(self.hand), "deals_default": self.default.deals, "deals_deep": self.deep.deals,
+        return {"hand": str(self.hand), "deals_default": self.deals_default, "deals_deep": self.deals_deep,
                 "contracts": [g.as_dict() for g in self.gaps],
                 "within_3pp": self.within_tolerance, "within_2se": self.within_noise,
-                "recommendation_default": self.default_bid.recommendation.token,
-                "recommendation_deep": self.deep_bid.recommendation.token,
+                "recommendation_default": self.recommendation_default,
+                "recommendation_deep": self.recommendation_deep,
                 "same_recommendation": self.same_recommendation, "deep_score_difference": cost,
                 "deep_score_difference_se": se, "recommendation_agrees": self.recommendation_agrees,
                 "seconds": dict(self.seconds)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "HandCheck":
+        """The check ``as_dict`` wrote (the fields derived from the others are computed again)."""
+        gaps = tuple(Gap(Contract.parse(g["contract"]), Estimate(g["p_default"], g["se_default"]),
+                         Estimate(g["p_deep"], g["se_deep"])) for g in data["contracts"])
+        return cls(Hand.parse(data["hand"]), data["deals_default"], data["deals_deep"], gaps,
+                   data["recommendation_default"], data["recommendation_deep"],
+                   (data["deep_score_difference"], data["deep_score_difference_se"]), dict(data["seconds"]))
 
 
 @dataclass(frozen=True)
@@ -199,24 +220,109 @@ def check_hand(hand: Hand, rules: Rules, default: Settings, deep: Settings) -> H
     for name, settings in (("default", default), ("deep", deep)):
         answers["odds", name], seconds[f"odds {name}"] = _timed(lambda: contract_odds(hand, rules, 0, settings))
         answers["bid", name], seconds[f"bid {name}"] = _timed(lambda: bid_advice(hand, rules, 0, [], settings))
-    return HandCheck(hand, answers["odds", "default"], answers["odds", "deep"], answers["bid", "default"],
-                     answers["bid", "deep"], seconds)
+    return HandCheck.of(hand, answers["odds", "default"], answers["odds", "deep"], answers["bid", "default"],
+                        answers["bid", "deep"], seconds)
 
 
 def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS, deals: int = DEEP_DEALS,
               jobs: int | None = None, progress: Callable[[int, int | None], None] | None = None,
-              rules: Rules | None = None, tested: Settings | None = None) -> Calibration:
+              rules: Rules | None = None, tested: Settings | None = None, record: str | Path | None = None,
+              resume: bool = False) -> Calibration:
     """The answers of ``tested`` (the commands' defaults when None; its jobs are ``jobs``) against deep
     answers on ``hands`` random hands of seat 1 under ``rules`` (FFT at ``players`` players when None);
-    ``progress(done, hands)`` after each hand."""
+    ``progress(done, hands)`` after each hand.  With ``record``, each hand's check is written there as
+    it ends (JSON lines, after a line of the settings), and ``resume`` takes the hands a record already
+    holds instead of checking them again: a long run can stop and go on (hand i is the same whatever
+    ``hands``, so a record also grows a run)."""
     if not 1 <= hands <= MAX_HANDS:
         raise SizeLimitError(f"--hands {hands}: expected 1 to {MAX_HANDS:,} hands")
     rules = rules or Rules(players=players)
     default = (tested or Settings()).with_(jobs=jobs)
     deep = Settings(policy="pimc", worlds=worlds, deals=deals, seed=DEEP_SEED, jobs=jobs)
+    held = open_record(Path(record), record_settings(rules, seed, default, deep), resume) if record else {}
     checks = []
     for i, hand in enumerate(random_hands(rules, hands, seed)):
-        checks.append(check_hand(hand, rules, default, deep))
+        if i in held:
+            if held[i].hand != hand:
+                raise CalibrateError(f"{record}: hand {i + 1} is not the one seed {seed} deals ({held[i].hand}): "
+                                     "the record was written by another version; use another --record")
+            check = held[i]
+        else:
+            check = check_hand(hand, rules, default, deep)
+            if record:
+                append_check(Path(record), i, check)
+        checks.append(check)
         if progress:
             progress(i + 1, hands)
     return Calibration(rules, seed, default, deep, checks)
+
+
+def record_settings(rules: Rules, seed: int, default: Settings, deep: Settings) -> dict:
+    """What a record's hands depend on: its first line, which a resumed run must match."""
+    return {"calibrate": {"players": rules.players, "seed": seed, "variants": rules.variants(),
+                          "tested": {"policy": default.policy, "worlds": default.worlds,
+                                     "precision": default.precision, "max_deals": default.max_deals,
+                                     "seed": default.seed},
+                          "deep": {"worlds": deep.worlds, "deals": deep.deals, "seed": deep.seed}}}
+
+
+def open_record(path: Path, settings: dict, resume: bool) -> dict[int, HandCheck]:
+    """The hands a record holds, by index (none for a new record, whose settings line is written).  A
+    last line cut short (a run stopped while writing it) is dropped from the file; anything else
+    amiss is refused, naming the file."""
+    if path.exists() and path.stat().st_size > 0:
+        if not resume:
+            raise CalibrateError(f"{path} already holds a record: go on with it with --resume, or name another "
+                                 "--record")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CalibrateError(f"{path}: cannot read it ({exc})") from None
+        whole, _, cut = text.rpartition("\n")
+        if cut:                                   # stopped while writing a line: drop it
+            with path.open("w", encoding="utf-8") as handle:
+                handle.write(whole + "\n" if whole else "")
+        lines = whole.split("\n") if whole else []
+        if not lines:
+            return open_record(path, settings, resume)
+        try:
+            held = json.loads(lines[0])
+        except ValueError:
+            raise CalibrateError(f"{path}: line 1 is not a calibrate record's settings") from None
+        if held != settings:
+            raise CalibrateError(f"{path} was written with other settings ({_first_difference(held, settings)}): "
+                                 "use another --record")
+        checks = {}
+        for number, line in enumerate(lines[1:], 2):
+            try:
+                entry = json.loads(line)
+                checks[entry["index"]] = HandCheck.from_dict(entry)
+            except (ValueError, KeyError, TypeError):
+                raise CalibrateError(f"{path}: line {number} is damaged; remove it to check that hand again") from None
+        return checks
+    try:
+        with path.open("w", encoding="utf-8") as handle:
+            handle.write(json.dumps(settings) + "\n")
+    except OSError as exc:
+        raise CalibrateError(f"{path}: cannot write it ({exc.strerror})") from None
+    return {}
+
+
+def _first_difference(held, wanted, where: str = "") -> str:
+    """The first setting where ``held`` and ``wanted`` differ, as "deep.worlds 16, here 64"."""
+    if isinstance(held, dict) and isinstance(wanted, dict):
+        for key in [*wanted, *(k for k in held if k not in wanted)]:
+            if held.get(key) != wanted.get(key):
+                return _first_difference(held.get(key), wanted.get(key), f"{where}.{key}" if where else key)
+    return f"{where or 'settings'} {held}, here {wanted}"
+
+
+def append_check(path: Path, index: int, check: HandCheck) -> None:
+    """Write hand ``index``'s check at the end of the record, to disk before the next hand starts."""
+    try:
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps({"index": index, **check.as_dict()}) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        raise CalibrateError(f"{path}: cannot write it ({exc.strerror})") from None
