@@ -194,13 +194,20 @@ def test_a_record_lets_a_run_stop_and_go_on(tmp_path):
     assert fewer["per_hand"] == resumed["per_hand"][:1]
 
 
+@pytest.fixture(scope="module")
+def one_hand_record(tmp_path_factory) -> str:
+    record = tmp_path_factory.mktemp("record") / "run.jsonl"
+    run("--seed", "3", "--policy", "heuristic", "--hands", "1", "--record", str(record))
+    return record.read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("change,word", [
     ([], "--resume"), (["--resume", "--deep-worlds", "3"], "deep.worlds 2, here 3"),
     (["--resume", "--policy", "mixed"], "tested.policy heuristic, here mixed"), (["--resume", "--seed", "4"], "seed 3"),
 ])
-def test_a_record_is_refused_where_it_does_not_fit(tmp_path, change, word):
+def test_a_record_is_refused_where_it_does_not_fit(tmp_path, one_hand_record, change, word):
     record = tmp_path / "run.jsonl"
-    run("--seed", "3", "--policy", "heuristic", "--hands", "1", "--record", str(record))
+    record.write_text(one_hand_record, encoding="utf-8")
     args = [*TINY, "--seed", "3", "--policy", "heuristic", "--record", str(record), *change]
     assert_one_error_line(CliRunner().invoke(main, ["calibrate", *args]), word)
 
