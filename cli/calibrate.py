@@ -52,8 +52,10 @@ def calibrate_command(players, hands, seed, worlds, deals, policy, tested_worlds
     success by `odds` with the default settings (or those of --policy, --worlds and --precision) next
     to the deep-search one, with their standard errors and the gap, and the recommendation of `bid`
     under each; then per contract the mean gap, the mean and worst absolute gap and the gaps' spread
-    beyond their noise, the share of hands whose every gap is within ±3 pp or within two standard
-    errors of the difference, the share whose recommendation agrees, and the seconds per command. The
+    beyond their noise, the share of hands whose every gap is within ±3 pp (with the share the runs'
+    noise alone allows: what a default whose expectation is deep search's would score) or within two
+    standard errors of the difference, the share whose recommendation agrees, and the seconds per
+    command. The
     deep runs use deals of their own, so the two estimates are independent.
 
     A hundred hands take hours: with --record FILE each hand is kept as it ends, and the same command
@@ -119,4 +121,7 @@ def _table(result) -> None:
                        ("recommendation agrees (same, or within one se in the deep run)",
                         "share_recommendation_agrees")):
         click.echo(f"  {label}: {round(s[key] * n)} of {n} hands ({s[key]:.0%})")
+        if key == "share_within_3pp":
+            click.echo(f"    (the runs' noise alone allows {s['share_within_3pp_if_unbiased']:.0%}: the share expected "
+                       "if the default's expectation were deep search's)")
     click.echo("  seconds per command: " + ", ".join(f"{k} {v:.2f}" for k, v in s["seconds_per_command"].items()))

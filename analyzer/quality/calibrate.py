@@ -16,9 +16,10 @@ choice scores within one standard error of the deep one's (their difference on t
 summary gives per contract the mean gap (a bias of the play model shows there), the mean and worst
 absolute gap, and the gaps' spread beyond their noise (√(mean gap² − mean se²), 0 when noise explains
 them all: what a run with few deep deals can say about gaps it cannot resolve hand by hand); the share
-of hands whose every gap is within ±3 pp, the share whose every gap is within two standard errors of
-the difference (what noise alone explains), the shares of agreeing recommendations, and the mean
-seconds per command.
+of hands whose every gap is within ±3 pp, next to the share the noise alone allows (the chance of
+it, averaged over the hands, were the default's expectation deep search's), the share whose every
+gap is within two standard errors of the difference (what noise alone explains), the shares of
+agreeing recommendations, and the mean seconds per command.
 
 A run of many hands takes hours: with a record (a file of JSON lines, the settings first, then a
 line per hand as it ends) it can stop and go on, or grow, without checking a hand twice.
@@ -117,6 +118,17 @@ class HandCheck:
         return all(abs(g.gap) <= TOLERANCE for g in self.gaps)
 
     @property
+    def tolerance_chance(self) -> float:
+        """The chance that every gap would be within the tolerance if the default's expectation were
+        deep search's: each gap then normal around 0 with its standard error, the contracts' gaps
+        independent but where both estimates are the same numbers (Prise and Garde, played alike: one
+        gap).  The share of hands within ±3 pp that the runs' noise alone allows."""
+        chance = 1.0
+        for key in {(g.default, g.deep): g for g in self.gaps}.values():
+            chance *= math.erf(TOLERANCE / (key.se * math.sqrt(2))) if key.se > 0 else 1.0
+        return chance
+
+    @property
     def within_noise(self) -> bool:
         return all(abs(g.gap) <= NOISE_SES * g.se for g in self.gaps)
 
@@ -181,6 +193,7 @@ class Calibration:
         return {
             "gaps": {c.token: gap_summary(self.contract_gaps(c)) for c in Contract},
             "share_within_3pp": self.share(lambda h: h.within_tolerance),
+            "share_within_3pp_if_unbiased": sum(h.tolerance_chance for h in self.hands) / len(self.hands),
             "share_within_2se": self.share(lambda h: h.within_noise),
             "share_same_recommendation": self.share(lambda h: h.same_recommendation),
             "share_recommendation_agrees": self.share(lambda h: h.recommendation_agrees),
