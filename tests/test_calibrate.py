@@ -239,3 +239,14 @@ def test_a_damaged_record_or_a_resume_without_one_is_one_line(tmp_path):
     args = ["calibrate", *TINY, "--seed", "3", "--policy", "heuristic", "--resume"]
     assert_one_error_line(CliRunner().invoke(main, [*args, "--record", str(record)]), "line 2")
     assert_one_error_line(CliRunner().invoke(main, args), "--record")
+
+
+def test_a_record_in_use_by_another_run_is_refused(tmp_path, one_hand_record):
+    fcntl = pytest.importorskip("fcntl")
+    record = tmp_path / "run.jsonl"
+    record.write_text(one_hand_record, encoding="utf-8")
+    with record.open("a") as other_run:
+        fcntl.flock(other_run, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        args = ["calibrate", *TINY, "--seed", "3", "--policy", "heuristic", "--record", str(record), "--resume"]
+        assert_one_error_line(CliRunner().invoke(main, args), "in use by another calibrate run")
+    assert record.read_text(encoding="utf-8") == one_hand_record

@@ -31,9 +31,10 @@ import json
 import math
 import os
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from analyzer.bid import BidAdvice, bid_advice
 from analyzer.errors import SizeLimitError, TarotError
@@ -252,22 +253,47 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
     rules = rules or Rules(players=players)
     default = (tested or Settings()).with_(jobs=jobs)
     deep = Settings(policy="pimc", worlds=worlds, deals=deals, seed=DEEP_SEED, jobs=jobs)
-    held = open_record(Path(record), record_settings(rules, seed, default, deep), resume) if record else {}
     checks = []
-    for i, hand in enumerate(random_hands(rules, hands, seed)):
-        if i in held:
-            if held[i].hand != hand:
-                raise CalibrateError(f"{record}: hand {i + 1} is not the one seed {seed} deals ({held[i].hand}): "
-                                     "the record was written by another version; use another --record")
-            check = held[i]
-        else:
-            check = check_hand(hand, rules, default, deep)
-            if record:
-                append_check(Path(record), i, check)
-        checks.append(check)
-        if progress:
-            progress(i + 1, hands)
+    with record_lock(Path(record) if record else None):
+        held = open_record(Path(record), record_settings(rules, seed, default, deep), resume) if record else {}
+        for i, hand in enumerate(random_hands(rules, hands, seed)):
+            if i in held:
+                if held[i].hand != hand:
+                    raise CalibrateError(f"{record}: hand {i + 1} is not the one seed {seed} deals ({held[i].hand}): "
+                                         "the record was written by another version; use another --record")
+                check = held[i]
+            else:
+                check = check_hand(hand, rules, default, deep)
+                if record:
+                    append_check(Path(record), i, check)
+            checks.append(check)
+            if progress:
+                progress(i + 1, hands)
     return Calibration(rules, seed, default, deep, checks)
+
+
+@contextmanager
+def record_lock(path: Path | None) -> Iterator[None]:
+    """Hold the record (when there is one) for this run: a second run on the same file is refused
+    instead of writing its lines between this one's (an advisory lock, where the system has them)."""
+    if path is None:
+        yield
+        return
+    try:
+        import fcntl
+    except ImportError:                       # not a POSIX system: no lock
+        yield
+        return
+    try:
+        handle = path.open("a", encoding="utf-8")
+    except OSError as exc:
+        raise CalibrateError(f"{path}: cannot write it ({exc.strerror})") from None
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise CalibrateError(f"{path} is in use by another calibrate run") from None
+        yield
 
 
 def record_settings(rules: Rules, seed: int, default: Settings, deep: Settings) -> dict:
