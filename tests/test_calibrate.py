@@ -148,7 +148,8 @@ def test_the_share_that_noise_alone_allows_within_3pp():
         return HandCheck(Hand.parse("1"), 1, 1, gaps, "pass", "pass", (0.0, 0.0), {}).tolerance_chance
     assert chance(one) == pytest.approx(0.95, abs=1e-4)
     assert chance(one, other) == pytest.approx(0.95 ** 2, abs=1e-4)
-    assert chance(one, Gap(Contract.GARDE, Estimate(0.41, se), one.deep), other) == pytest.approx(0.95 ** 2, abs=1e-4)
+    garde = Gap(Contract.GARDE, Estimate(0.41, se), one.deep)
+    assert chance(one, garde, other) == pytest.approx(0.95 ** 2, abs=1e-4)
     assert chance(Gap(Contract.PRISE, Estimate(0.0, 0.0), Estimate(0.0, 0.0))) == 1.0
 
 
