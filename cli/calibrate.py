@@ -52,8 +52,9 @@ def calibrate_command(players, hands, seed, worlds, deals, policy, tested_worlds
     success by `odds` with the default settings (or those of --policy, --worlds and --precision) next
     to the deep-search one, with their standard errors and the gap, and the recommendation of `bid`
     under each; then per contract the mean gap, the mean and worst absolute gap and the gaps' spread
-    beyond their noise, the share of hands whose every gap is within ±3 pp (with the share the runs'
-    noise alone allows: what a default whose expectation is deep search's would score) or within two
+    beyond their noise, the share of hands whose every gap is within ±3 pp (with the shares the runs'
+    noise and the default's own noise alone allow: what a default whose expectation is deep search's
+    would score) or within two
     standard errors of the difference, the share whose recommendation agrees, and the seconds per
     command. The
     deep runs use deals of their own, so the two estimates are independent.
@@ -123,5 +124,7 @@ def _table(result) -> None:
         click.echo(f"  {label}: {round(s[key] * n)} of {n} hands ({s[key]:.0%})")
         if key == "share_within_3pp":
             click.echo(f"    (the runs' noise alone allows {s['share_within_3pp_if_unbiased']:.0%}: the share expected "
-                       "if the default's expectation were deep search's)")
+                       "if the default's expectation were deep search's;")
+            click.echo(f"    the default's own noise alone {s['share_within_3pp_default_noise']:.0%}: "
+                       "the same, deep search's value exact)")
     click.echo("  seconds per command: " + ", ".join(f"{k} {v:.2f}" for k, v in s["seconds_per_command"].items()))

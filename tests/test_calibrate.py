@@ -116,6 +116,9 @@ def test_gaps_and_recommendations_match_direct_calls(report):
     expected = [math.prod(math.erf(0.03 / (r["gap_se"] * math.sqrt(2))) for r in h["contracts"]
                           if r["contract"] != "garde") for h in report["per_hand"]]
     assert summary["share_within_3pp_if_unbiased"] == pytest.approx(sum(expected) / 2)
+    own = [math.prod(math.erf(0.03 / (r["se_default"] * math.sqrt(2))) for r in h["contracts"]
+                     if r["contract"] != "garde") for h in report["per_hand"]]
+    assert summary["share_within_3pp_default_noise"] == pytest.approx(sum(own) / 2)
     for key, field in (("share_within_3pp", "within_3pp"), ("share_within_2se", "within_2se"),
                        ("share_same_recommendation", "same_recommendation"),
                        ("share_recommendation_agrees", "recommendation_agrees")):
@@ -145,12 +148,17 @@ def test_the_share_that_noise_alone_allows_within_3pp():
     one = Gap(Contract.PRISE, Estimate(0.40, se), Estimate(0.45, se))
     other = Gap(Contract.GARDE_SANS, Estimate(0.10, se), Estimate(0.12, se))
     def chance(*gaps):
-        return HandCheck(Hand.parse("1"), 1, 1, gaps, "pass", "pass", (0.0, 0.0), {}).tolerance_chance
+        return HandCheck(Hand.parse("1"), 1, 1, gaps, "pass", "pass", (0.0, 0.0), {}).tolerance_chance()
     assert chance(one) == pytest.approx(0.95, abs=1e-4)
     assert chance(one, other) == pytest.approx(0.95 ** 2, abs=1e-4)
     garde = Gap(Contract.GARDE, Estimate(0.41, se), one.deep)
     assert chance(one, garde, other) == pytest.approx(0.95 ** 2, abs=1e-4)
     assert chance(Gap(Contract.PRISE, Estimate(0.0, 0.0), Estimate(0.0, 0.0))) == 1.0
+    # the default's own noise alone: deep search's value taken as exact
+    exact_deep = Gap(Contract.PRISE, Estimate(0.40, 0.03 / Z95), Estimate(0.45, 0.2))
+    check = HandCheck(Hand.parse("1"), 1, 1, (exact_deep,), "pass", "pass", (0.0, 0.0), {})
+    assert check.tolerance_chance(default_only=True) == pytest.approx(0.95, abs=1e-4)
+    assert check.tolerance_chance() < 0.2
 
 
 def test_the_summary_s_spread_beyond_noise_is_zero_when_noise_explains_the_gaps():

@@ -118,17 +118,18 @@ class HandCheck:
     def within_tolerance(self) -> bool:
         return all(abs(g.gap) <= TOLERANCE for g in self.gaps)
 
-    @property
-    def tolerance_chance(self) -> float:
+    def tolerance_chance(self, default_only: bool = False) -> float:
         """The chance that every gap would be within the tolerance if the default's expectation were
         deep search's: each gap then normal around 0 with its standard error, the contracts' gaps
         independent but for Garde's, which is Prise's (the same deals, played alike: the same numbers
         by the heuristic, all but the same by the search).  The share of hands within ±3 pp that the
-        runs' noise alone allows."""
+        runs' noise alone allows; ``default_only``: the default's own noise alone (deep search's
+        value taken as exact), what its precision allows however many deep deals."""
         chance = 1.0
         for g in self.gaps:
-            if g.contract != Contract.GARDE and g.se > 0:
-                chance *= math.erf(TOLERANCE / (g.se * math.sqrt(2)))
+            se = g.default.se if default_only else g.se
+            if g.contract != Contract.GARDE and se > 0:
+                chance *= math.erf(TOLERANCE / (se * math.sqrt(2)))
         return chance
 
     @property
@@ -196,7 +197,8 @@ class Calibration:
         return {
             "gaps": {c.token: gap_summary(self.contract_gaps(c)) for c in Contract},
             "share_within_3pp": self.share(lambda h: h.within_tolerance),
-            "share_within_3pp_if_unbiased": sum(h.tolerance_chance for h in self.hands) / len(self.hands),
+            "share_within_3pp_if_unbiased": sum(h.tolerance_chance() for h in self.hands) / len(self.hands),
+            "share_within_3pp_default_noise": sum(h.tolerance_chance(True) for h in self.hands) / len(self.hands),
             "share_within_2se": self.share(lambda h: h.within_noise),
             "share_same_recommendation": self.share(lambda h: h.same_recommendation),
             "share_recommendation_agrees": self.share(lambda h: h.recommendation_agrees),
