@@ -245,6 +245,15 @@ def test_a_damaged_record_or_a_resume_without_one_is_one_line(tmp_path):
     args = ["calibrate", *TINY, "--seed", "3", "--policy", "heuristic", "--resume"]
     assert_one_error_line(CliRunner().invoke(main, [*args, "--record", str(record)]), "line 2")
     assert_one_error_line(CliRunner().invoke(main, args), "--record")
+    for text in ("notes, no line end", '{"a": 1}\n', ""):     # not a record: refused and left as it was
+        other = tmp_path / "other.txt"
+        other.write_text(text, encoding="utf-8")
+        result = CliRunner().invoke(main, [*args, "--record", str(other)])
+        if text:
+            assert_one_error_line(result, "is not a calibrate record")
+            assert other.read_text(encoding="utf-8") == text
+        else:                                                        # an empty file: a new record
+            assert result.exit_code == 0 and json.loads(other.read_text(encoding="utf-8").splitlines()[0])
 
 
 def test_a_record_in_use_by_another_run_is_refused(tmp_path, one_hand_record):

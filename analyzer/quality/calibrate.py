@@ -322,19 +322,20 @@ def open_record(path: Path, settings: dict, resume: bool) -> dict[int, HandCheck
         except (OSError, UnicodeDecodeError) as exc:
             raise CalibrateError(f"{path}: cannot read it ({exc})") from None
         whole, _, cut = text.rpartition("\n")
-        if cut:                                   # stopped while writing a line: drop it
-            with path.open("w", encoding="utf-8") as handle:
-                handle.write(whole + "\n" if whole else "")
         lines = whole.split("\n") if whole else []
-        if not lines:
-            return open_record(path, settings, resume)
         try:
-            held = json.loads(lines[0])
+            held = json.loads(lines[0]) if lines else None
         except ValueError:
-            raise CalibrateError(f"{path}: line 1 is not a calibrate record's settings") from None
+            held = None
+        if not isinstance(held, dict) or not isinstance(held.get("calibrate"), dict):
+            raise CalibrateError(f"{path} is not a calibrate record (its first line is not one's settings): "
+                                 "name another --record")
         if held != settings:
-            raise CalibrateError(f"{path} was written with other settings ({_first_difference(held, settings)}): "
-                                 "use another --record")
+            raise CalibrateError(f"{path} was written with other settings "
+                                 f"({_first_difference(held['calibrate'], settings['calibrate'])}): use another --record")
+        if cut:                                   # stopped while writing its last line: drop it
+            with path.open("w", encoding="utf-8") as handle:
+                handle.write(whole + "\n")
         checks = {}
         for number, line in enumerate(lines[1:], 2):
             try:
