@@ -331,8 +331,8 @@ def open_record(path: Path, settings: dict, resume: bool) -> dict[int, HandCheck
             raise CalibrateError(f"{path} is not a calibrate record (its first line is not one's settings): "
                                  "name another --record")
         if held != settings:
-            raise CalibrateError(f"{path} was written with other settings "
-                                 f"({_first_difference(held['calibrate'], settings['calibrate'])}): use another --record")
+            differs = _first_difference(held["calibrate"], settings["calibrate"])
+            raise CalibrateError(f"{path} was written with other settings ({differs}): use another --record")
         if cut:                                   # stopped while writing its last line: drop it
             with path.open("w", encoding="utf-8") as handle:
                 handle.write(whole + "\n")
