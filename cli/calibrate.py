@@ -40,12 +40,21 @@ CSV_COLUMNS = ["hand_index", "hand", "contract", "p_default", "se_default", "p_d
               help="Write each hand's check to FILE as it ends (JSON lines), so that a long run can stop and go on.")
 @click.option("--resume", is_flag=True,
               help="Take the hands the --record FILE already holds (same settings) and check only the others.")
+@click.option("--deep-from", type=click.Path(dir_okay=False), metavar="RECORD",
+              help="Take the deep answers from RECORD (a --record of an earlier run with the same --players, --seed "
+                   "and variants, its deep settings replacing --deep-worlds and --deep-deals) instead of searching "
+                   "again: other settings set against one long deep run in the time of their own answers.")
 @jobs_option
+@click.option("--workers", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Hands checked at once, each in a process of its own with --jobs threads (default then 1): "
+                   "the same checks, sooner on a machine of many cores; each command's seconds are then those of "
+                   "its worker.")
 @variant_option
 @quiet_option
 @format_option("table", "json", "csv")
-def calibrate_command(players, hands, seed, worlds, deals, policy, tested_worlds, precision, record, resume, jobs,
-                      variants, quiet, fmt) -> None:
+@click.pass_context
+def calibrate_command(ctx, players, hands, seed, worlds, deals, policy, tested_worlds, precision, record, resume,
+                      deep_from, jobs, workers, variants, quiet, fmt) -> None:
     """The default answers of odds and bid against deep search (PIMC) on random hands.
 
     For each of --hands random hands of seat 1 (dealt from --seed), each contract's probability of
@@ -60,14 +69,20 @@ def calibrate_command(players, hands, seed, worlds, deals, policy, tested_worlds
     deep runs use deals of their own, so the two estimates are independent.
 
     A hundred hands take hours: with --record FILE each hand is kept as it ends, and the same command
-    with --resume goes on where it stopped (or grows the run with a larger --hands)."""
+    with --resume goes on where it stopped (or grows the run with a larger --hands); --workers checks
+    several hands at once; --deep-from takes the deep answers of such a record, so that other settings
+    are judged in the time of their own answers."""
     if resume and not record:
         raise click.BadParameter("--resume goes on with a --record FILE: name it", param_hint="--resume")
+    for name, flag in (("worlds", "--deep-worlds"), ("deals", "--deep-deals")):
+        if deep_from and ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT:
+            raise click.BadParameter(f"the deep answers come from --deep-from {deep_from}, with its own settings",
+                                     param_hint=flag)
     rules = rules_from(players, variants)
     tested = Settings(policy=policy, worlds=tested_worlds, precision=precision)
     with Progress("calibrating", quiet, unit="hands") as bar:
         result = calibrate(rules.players, hands, seed, worlds, deals, jobs, progress=bar, rules=rules, tested=tested,
-                           record=record, resume=resume)
+                           record=record, resume=resume, workers=workers, deep_from=deep_from)
     if fmt == "json":
         echo_json(result.as_dict())
         return
@@ -90,7 +105,8 @@ def _table(result) -> None:
     click.echo(f"default: {result.default.play_model}, until every probability is within "
                f"±{result.default.precision:g}" + (" (the defaults of odds and bid)" if result.tests_the_defaults else
                                                    " (odds and bid with these settings)"))
-    click.echo(f"deep:    {result.deep.play_model}, {result.deep.deals:,} deals (seed {DEEP_SEED})")
+    click.echo(f"deep:    {result.deep.play_model}, {result.deep.deals:,} deals (seed {DEEP_SEED})"
+               + (f", taken from {result.deep_from}" if result.deep_from else ""))
     for i, h in enumerate(result.hands, 1):
         click.echo("")
         click.echo(f"hand {i}: {h.hand}  ({h.deals_default:,} default deals)")

@@ -48,7 +48,7 @@ def report() -> dict:
 def test_json_shape(report):
     assert (report["players"], report["hands"], report["seed"]) == (4, 2, 3)
     assert report["deep"] == {"play_model": "pimc, 2 worlds per decision", "worlds": 2, "deals": 10,
-                              "seed": DEEP_SEED}
+                              "seed": DEEP_SEED, "taken_from": None}
     assert report["default"]["play_model"] == Settings().play_model and report["default"]["commands_defaults"]
     assert list(report["summary"]["gaps"]) == CONTRACTS
     assert set(report["summary"]["seconds_per_command"]) == {"odds default", "odds deep", "bid default", "bid deep"}
@@ -175,6 +175,7 @@ def test_the_summary_s_spread_beyond_noise_is_zero_when_noise_explains_the_gaps(
     (["--deep-worlds", "0"], "--deep-worlds"), (["--deep-worlds", "x"], "--deep-worlds"),
     (["--deep-deals", "5"], "--deep-deals"), (["--seed", "-1"], "--seed"), (["--jobs", "0"], "--jobs"),
     (["--format", "xml"], "--format"), (["--deep-search"], "--deep-search"), (["--variant", "petit-sec=x"], "--variant"),
+    (["--workers", "0"], "--workers"),
 ])
 def test_bad_options_are_one_line(args, word):
     assert_one_error_line(CliRunner().invoke(main, ["calibrate", *args]), word)
@@ -217,6 +218,63 @@ def test_a_record_lets_a_run_stop_and_go_on(tmp_path):
     assert [json.loads(line)["index"] for line in record.read_text(encoding="utf-8").splitlines()[1:]] == [0, 1]
     fewer = json.loads(run(*fast, "--hands", "1", "--record", str(record), "--resume"))
     assert fewer["per_hand"] == resumed["per_hand"][:1]
+
+
+def test_workers_check_the_same_hands_alike_and_keep_each_in_the_record(tmp_path):
+    """Hands checked in processes of their own: the same checks as one after the other, each hand's
+    line in the record (in the order they end), and a resumed run takes them all."""
+    record = tmp_path / "run.jsonl"
+    fast = ("--seed", "3", "--policy", "heuristic", "--format", "json", "--hands", "3")
+    straight = json.loads(run(*fast))
+    parallel = json.loads(run(*fast, "--workers", "2", "--record", str(record)))
+    assert without_seconds(parallel) == without_seconds(straight)
+    lines = record.read_text(encoding="utf-8").splitlines()
+    assert sorted(json.loads(line)["index"] for line in lines[1:]) == [0, 1, 2]
+    resumed = json.loads(run(*fast, "--record", str(record), "--resume"))
+    assert resumed["per_hand"] == parallel["per_hand"]
+
+
+def test_deep_answers_taken_from_a_record_judge_other_settings_without_searching(tmp_path, monkeypatch):
+    """--deep-from: the record's deep answers (and deep settings), the settings under test run afresh:
+    what a run of both would say, with no deep search at all."""
+    record = tmp_path / "deep.jsonl"
+    fast = ("--seed", "3", "--policy", "heuristic", "--format", "json")
+    straight = json.loads(run(*fast, "--record", str(record)))
+    other = json.loads(run(*fast, "--precision", "0.03"))
+    import analyzer.quality.calibrate as module
+    searched = []
+    real_bid = module.bid_advice
+    monkeypatch.setattr(module, "bid_advice", lambda *a: searched.append(a[-1].policy) or real_bid(*a))
+    def taken_from(*args):
+        result = CliRunner().invoke(main, ["calibrate", "--jobs", "1", "--quiet", *fast, "--deep-from", str(record),
+                                           *args])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    taken = taken_from("--hands", "2", "--precision", "0.03")
+    assert searched == ["heuristic", "heuristic"]
+    assert taken["deep"] == {**straight["deep"], "taken_from": str(record)}
+    assert without_seconds(taken)["per_hand"] == without_seconds(other)["per_hand"]
+    assert [h["seconds"]["odds deep"] for h in taken["per_hand"]] == [h["seconds"]["odds deep"]
+                                                                     for h in straight["per_hand"]]
+    rerun = taken_from("--hands", "1")                                   # the record's first hands
+    assert without_seconds(rerun)["per_hand"] == without_seconds(straight)["per_hand"][:1]
+
+
+@pytest.mark.parametrize("args,word", [
+    (["--seed", "4"], "seed 3, here 4"), (["--players", "5"], "players 4, here 5"),
+    (["--variant", "petit-sec=play"], "variants"), (["--hands", "3"], "no deep answer for hand 2: ask for --hands 1"),
+    (["--deep-worlds", "2"], "--deep-worlds"), (["--deep-deals", "12"], "--deep-deals"),
+])
+def test_deep_answers_from_a_record_that_does_not_fit_are_refused(tmp_path, one_hand_record, args, word):
+    record = tmp_path / "deep.jsonl"
+    record.write_text(one_hand_record, encoding="utf-8")
+    invoked = ["calibrate", "--hands", "1", "--seed", "3", "--policy", "heuristic", "--quiet", "--deep-from",
+               str(record), *args]
+    if "--hands" in args:
+        invoked.remove("1"), invoked.remove("--hands")
+    assert_one_error_line(CliRunner().invoke(main, invoked), word)
+    assert_one_error_line(CliRunner().invoke(main, ["calibrate", "--deep-from", str(tmp_path / "none")]), "no such")
 
 
 @pytest.fixture(scope="module")

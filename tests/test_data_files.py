@@ -1,4 +1,5 @@
-"""The shipped example hands are valid hands for their player count."""
+"""The shipped example hands are valid hands for their player count; the shipped deep answers of
+``calibrate`` are records of the hands their seed deals, usable by ``--deep-from``."""
 
 import csv
 from pathlib import Path
@@ -6,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from analyzer.hand import Hand
-from analyzer.rules import Contract
+from analyzer.quality.calibrate import DEEP_SEED, read_record
+from analyzer.rules import Contract, Rules
+from analyzer.sampling import random_hands
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 with (DATA / "example_hands.csv").open(encoding="utf-8") as f:
@@ -25,3 +28,18 @@ def test_example_hand_is_valid(row):
     for b in bids:
         if b != "pass":
             Contract.parse(b)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_calibration_records_hold_the_seed_s_hands_with_their_deep_answers(players):
+    settings, checks, cut = read_record(DATA / "calibration" / f"calibrate-{players}p.jsonl")
+    run = settings["calibrate"]
+    assert cut is None and (run["players"], run["deep"]["seed"]) == (players, DEEP_SEED)
+    assert run["variants"] == Rules(players=players).variants()
+    assert sorted(checks) == list(range(len(checks))) and len(checks) >= 40
+    hands = random_hands(Rules(players=players), len(checks), run["seed"])
+    assert [checks[i].hand for i in range(len(checks))] == list(hands)
+    for check in checks.values():
+        assert check.deals_deep == run["deep"]["deals"]
+        assert [g.contract for g in check.gaps] == list(Contract)
+        assert check.recommendation_deep in check.deep_options and check.deep_options[check.recommendation_deep][0] == 0

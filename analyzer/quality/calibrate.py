@@ -31,8 +31,10 @@ import json
 import math
 import os
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -93,26 +95,41 @@ class Gap:
 class HandCheck:
     """One hand's answers under both settings, as far as the comparison needs them: the deals behind
     each, each contract's two probabilities (``gaps``), the two recommendations, the deep run's score
-    of the default's recommendation against its own best, and the seconds each command took.  What a
-    record line holds (``as_dict``/``from_dict``)."""
+    of every bid option against its own best (so that any recommendation can be costed there), and
+    the seconds each command took.  What a record line holds (``as_dict``/``from_dict``); its deep
+    half serves other settings under test (``against``)."""
     hand: Hand
     deals_default: int
     deals_deep: int
     gaps: tuple[Gap, ...]
     recommendation_default: str
     recommendation_deep: str
-    deep_cost: tuple[float, float]     # the deep run's score of the default's choice minus its best, ± se
-    seconds: dict[str, float]          # "odds default", "odds deep", "bid default", "bid deep"
+    deep_options: dict[str, tuple[float, float]]   # each bid's deep score minus the deep best's, ± se
+    seconds: dict[str, float]                      # "odds default", "odds deep", "bid default", "bid deep"
 
     @classmethod
     def of(cls, hand: Hand, default: OddsResult, deep: OddsResult, default_bid: BidAdvice, deep_bid: BidAdvice,
            seconds: dict[str, float]) -> "HandCheck":
-        chosen = default_bid.recommendation.token
-        option = next(o for o in deep_bid.options if o.token == chosen)
         return cls(hand, default.deals, deep.deals,
                    tuple(Gap(d.contract, Estimate.of(d), Estimate.of(s)) for d, s in zip(default.contracts,
                                                                                         deep.contracts)),
-                   chosen, deep_bid.recommendation.token, (option.vs_best.mean, option.vs_best.se), seconds)
+                   default_bid.recommendation.token, deep_bid.recommendation.token,
+                   {o.token: (o.vs_best.mean, o.vs_best.se) for o in deep_bid.options}, seconds)
+
+    def against(self, default: OddsResult, default_bid: BidAdvice, seconds: dict[str, float]) -> "HandCheck":
+        """This check's deep answers set against other answers under test (``seconds``: theirs)."""
+        if [d.contract for d in default.contracts] != [g.contract for g in self.gaps]:
+            raise CalibrateError("the deep answers are for other contracts than the answers under test")
+        return replace(self, deals_default=default.deals,
+                       gaps=tuple(Gap(g.contract, Estimate.of(d), g.deep) for d, g in zip(default.contracts,
+                                                                                         self.gaps)),
+                       recommendation_default=default_bid.recommendation.token,
+                       seconds={**seconds, **{k: v for k, v in self.seconds.items() if k.endswith(" deep")}})
+
+    @property
+    def deep_cost(self) -> tuple[float, float]:
+        """The deep run's score of the default's recommendation minus its own best's, ± se."""
+        return self.deep_options[self.recommendation_default]
 
     @property
     def within_tolerance(self) -> bool:
@@ -154,6 +171,7 @@ class HandCheck:
                 "recommendation_deep": self.recommendation_deep,
                 "same_recommendation": self.same_recommendation, "deep_score_difference": cost,
                 "deep_score_difference_se": se, "recommendation_agrees": self.recommendation_agrees,
+                "deep_options": {token: {"vs_best": m, "se": e} for token, (m, e) in self.deep_options.items()},
                 "seconds": dict(self.seconds)}
 
     @classmethod
@@ -163,7 +181,8 @@ class HandCheck:
                          Estimate(g["p_deep"], g["se_deep"])) for g in data["contracts"])
         return cls(Hand.parse(data["hand"]), data["deals_default"], data["deals_deep"], gaps,
                    data["recommendation_default"], data["recommendation_deep"],
-                   (data["deep_score_difference"], data["deep_score_difference_se"]), dict(data["seconds"]))
+                   {token: (o["vs_best"], o["se"]) for token, o in data["deep_options"].items()},
+                   dict(data["seconds"]))
 
 
 @dataclass(frozen=True)
@@ -173,6 +192,7 @@ class Calibration:
     default: Settings
     deep: Settings
     hands: list[HandCheck]
+    deep_from: str | None = None       # the record the deep answers were taken from, if any
 
     @property
     def players(self) -> int:
@@ -211,7 +231,7 @@ class Calibration:
                             "max_deals": self.default.max_deals, "seed": self.default.seed,
                             "commands_defaults": self.tests_the_defaults},
                 "deep": {"play_model": self.deep.play_model, "worlds": self.deep.worlds,
-                         "deals": self.deep.deals, "seed": self.deep.seed},
+                         "deals": self.deep.deals, "seed": self.deep.seed, "taken_from": self.deep_from},
                 "summary": self.summary(), "per_hand": [h.as_dict() for h in self.hands],
                 "variants": self.rules.variants()}
 
@@ -231,13 +251,17 @@ def _timed(call: Callable[[], object]) -> tuple[object, float]:
     return result, time.perf_counter() - start
 
 
-def check_hand(hand: Hand, rules: Rules, default: Settings, deep: Settings) -> HandCheck:
-    """One hand through ``odds`` and ``bid`` (seat 1, no earlier bid) under both settings."""
+def check_hand(hand: Hand, rules: Rules, default: Settings, deep: Settings,
+               reference: HandCheck | None = None) -> HandCheck:
+    """One hand through ``odds`` and ``bid`` (seat 1, no earlier bid) under both settings, or under the
+    default's alone against the deep answers of ``reference`` (a check of the same hand)."""
     seconds = {}
     answers = {}
-    for name, settings in (("default", default), ("deep", deep)):
+    for name, settings in (("default", default), ("deep", deep))[:1 if reference else 2]:
         answers["odds", name], seconds[f"odds {name}"] = _timed(lambda: contract_odds(hand, rules, 0, settings))
         answers["bid", name], seconds[f"bid {name}"] = _timed(lambda: bid_advice(hand, rules, 0, [], settings))
+    if reference:
+        return reference.against(answers["odds", "default"], answers["bid", "default"], seconds)
     return HandCheck.of(hand, answers["odds", "default"], answers["odds", "deep"], answers["bid", "default"],
                         answers["bid", "deep"], seconds)
 
@@ -245,35 +269,99 @@ def check_hand(hand: Hand, rules: Rules, default: Settings, deep: Settings) -> H
 def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS, deals: int = DEEP_DEALS,
               jobs: int | None = None, progress: Callable[[int, int | None], None] | None = None,
               rules: Rules | None = None, tested: Settings | None = None, record: str | Path | None = None,
-              resume: bool = False) -> Calibration:
-    """The answers of ``tested`` (the commands' defaults when None; its jobs are ``jobs``) against deep
+              resume: bool = False, workers: int = 1, deep_from: str | Path | None = None) -> Calibration:
+    """The answers of ``tested`` (the commands' defaults when None; its threads are ``jobs``) against deep
     answers on ``hands`` random hands of seat 1 under ``rules`` (FFT at ``players`` players when None);
     ``progress(done, hands)`` after each hand.  With ``record``, each hand's check is written there as
     it ends (JSON lines, after a line of the settings), and ``resume`` takes the hands a record already
     holds instead of checking them again: a long run can stop and go on (hand i is the same whatever
-    ``hands``, so a record also grows a run)."""
+    ``hands``, so a record also grows a run).  ``workers`` > 1 checks that many hands at once, each in
+    a process of its own (the same checks; see ``checked``).  ``deep_from`` names a record whose deep
+    answers are taken instead of searching again (its deep settings then replace ``worlds`` and
+    ``deals``): any settings can be set against one long deep run in the time of their own."""
     if not 1 <= hands <= MAX_HANDS:
         raise SizeLimitError(f"--hands {hands}: expected 1 to {MAX_HANDS:,} hands")
+    if workers < 1:
+        raise TarotError(f"--workers {workers}: expected at least 1")
     rules = rules or Rules(players=players)
+    if workers > 1 and jobs is None:
+        jobs = 1                    # a thread per worker: the workers share the cores
     default = (tested or Settings()).with_(jobs=jobs)
+    reference = {}
+    if deep_from:
+        (worlds, deals), reference = deep_answers(Path(deep_from), rules, seed, hands)
     deep = Settings(policy="pimc", worlds=worlds, deals=deals, seed=DEEP_SEED, jobs=jobs)
-    checks = []
     with record_lock(Path(record) if record else None):
         held = open_record(Path(record), record_settings(rules, seed, default, deep), resume) if record else {}
+        checks: dict[int, HandCheck] = {}
+        pending = []
         for i, hand in enumerate(random_hands(rules, hands, seed)):
+            for name, kept in ((record, held), (deep_from, reference)):
+                if i in kept and kept[i].hand != hand:
+                    raise CalibrateError(f"{name}: hand {i + 1} is not the one seed {seed} deals ({kept[i].hand}): "
+                                         "the record was written by another version; use another")
             if i in held:
-                if held[i].hand != hand:
-                    raise CalibrateError(f"{record}: hand {i + 1} is not the one seed {seed} deals ({held[i].hand}): "
-                                         "the record was written by another version; use another --record")
-                check = held[i]
+                checks[i] = held[i]
             else:
-                check = check_hand(hand, rules, default, deep)
-                if record:
-                    append_check(Path(record), i, check)
-            checks.append(check)
+                pending.append((i, hand, reference.get(i)))
+        if progress and checks:
+            progress(len(checks), hands)
+        for i, check in checked(pending, rules, default, deep, workers):
+            if record:
+                append_check(Path(record), i, check)
+            checks[i] = check
             if progress:
-                progress(i + 1, hands)
-    return Calibration(rules, seed, default, deep, checks)
+                progress(len(checks), hands)
+    return Calibration(rules, seed, default, deep, [checks[i] for i in range(hands)],
+                       str(deep_from) if deep_from else None)
+
+
+def checked(pending: list[tuple[int, Hand, HandCheck | None]], rules: Rules, default: Settings, deep: Settings,
+            workers: int) -> Iterator[tuple[int, HandCheck]]:
+    """Each pending (index, hand, reference) with its check, in this process one after the other
+    (``workers`` 1), or in ``workers`` processes of their own, ``workers`` hands at a time, as each
+    ends.  A hand's check does not depend on where it ran (each run's deals come from its seed,
+    whatever the threads), but its seconds do: a worker's are those of its own threads on a machine
+    the others share."""
+    if workers == 1 or len(pending) <= 1:
+        for i, hand, reference in pending:
+            yield i, check_hand(hand, rules, default, deep, reference)
+        return
+    # spawn, not fork: a forked child would inherit Numba's thread pool in whatever state it is
+    with ProcessPoolExecutor(min(workers, len(pending)), mp_context=get_context("spawn")) as pool:
+        futures = {pool.submit(check_hand, hand, rules, default, deep, reference): i
+                   for i, hand, reference in pending}
+        try:
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+        finally:
+            for future in futures:          # a failure or a stop: the hands not started are dropped
+                future.cancel()
+
+
+def deep_answers(path: Path, rules: Rules, seed: int, hands: int) -> tuple[tuple[int, int], dict[int, HandCheck]]:
+    """The deep settings (worlds, deals) and the checks of a record to take deep answers from: its
+    players, variants and seed must be the run's, and it must hold the first ``hands`` hands."""
+    if not path.is_file():
+        raise CalibrateError(f"{path}: no such record")
+    settings, checks, _ = read_record(path)
+    held, wanted = settings["calibrate"], _plain({"players": rules.players, "variants": rules.variants(), "seed": seed})
+    for key in wanted:
+        if held.get(key) != wanted[key]:
+            raise CalibrateError(f"{path} holds deep answers for {_first_difference(held[key], wanted[key], key)}")
+    missing = next((i for i in range(hands) if i not in checks), None)
+    if missing is not None:
+        raise CalibrateError(f"{path} holds no deep answer for hand {missing + 1}: ask for --hands {missing} at most"
+                             if missing else f"{path} holds no deep answer for hand 1")
+    deep = held.get("deep", {})
+    if deep.get("seed") != DEEP_SEED:
+        raise CalibrateError(f"{path}: its deep runs used seed {deep.get('seed')}, this version's are {DEEP_SEED}")
+    return (deep["worlds"], deep["deals"]), checks
+
+
+def _plain(data):
+    """``data`` as JSON reads it back (tuples as lists), to compare with what a record holds."""
+    return json.loads(json.dumps(data))
 
 
 @contextmanager
@@ -317,32 +405,13 @@ def open_record(path: Path, settings: dict, resume: bool) -> dict[int, HandCheck
         if not resume:
             raise CalibrateError(f"{path} already holds a record: go on with it with --resume, or name another "
                                  "--record")
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CalibrateError(f"{path}: cannot read it ({exc})") from None
-        whole, _, cut = text.rpartition("\n")
-        lines = whole.split("\n") if whole else []
-        try:
-            held = json.loads(lines[0]) if lines else None
-        except ValueError:
-            held = None
-        if not isinstance(held, dict) or not isinstance(held.get("calibrate"), dict):
-            raise CalibrateError(f"{path} is not a calibrate record (its first line is not one's settings): "
-                                 "name another --record")
+        held, checks, whole = read_record(path)
         if held != settings:
             differs = _first_difference(held["calibrate"], settings["calibrate"])
             raise CalibrateError(f"{path} was written with other settings ({differs}): use another --record")
-        if cut:                                   # stopped while writing its last line: drop it
+        if whole is not None:                     # stopped while writing its last line: drop it
             with path.open("w", encoding="utf-8") as handle:
-                handle.write(whole + "\n")
-        checks = {}
-        for number, line in enumerate(lines[1:], 2):
-            try:
-                entry = json.loads(line)
-                checks[entry["index"]] = HandCheck.from_dict(entry)
-            except (ValueError, KeyError, TypeError):
-                raise CalibrateError(f"{path}: line {number} is damaged; remove it to check that hand again") from None
+                handle.write(whole)
         return checks
     try:
         with path.open("w", encoding="utf-8") as handle:
@@ -350,6 +419,33 @@ def open_record(path: Path, settings: dict, resume: bool) -> dict[int, HandCheck
     except OSError as exc:
         raise CalibrateError(f"{path}: cannot write it ({exc.strerror})") from None
     return {}
+
+
+def read_record(path: Path) -> tuple[dict, dict[int, HandCheck], str | None]:
+    """A record's settings line, its checks by hand index, and, when its last line was cut short (a run
+    stopped while writing it), its text without that line (else None); a file that is not a record,
+    or a damaged line, is refused naming the file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CalibrateError(f"{path}: cannot read it ({exc})") from None
+    whole, _, cut = text.rpartition("\n")
+    lines = whole.split("\n") if whole else []
+    try:
+        settings = json.loads(lines[0]) if lines else None
+    except ValueError:
+        settings = None
+    if not isinstance(settings, dict) or not isinstance(settings.get("calibrate"), dict):
+        raise CalibrateError(f"{path} is not a calibrate record (its first line is not one's settings): "
+                             "name another record")
+    checks = {}
+    for number, line in enumerate(lines[1:], 2):
+        try:
+            entry = json.loads(line)
+            checks[entry["index"]] = HandCheck.from_dict(entry)
+        except (ValueError, KeyError, TypeError):
+            raise CalibrateError(f"{path}: line {number} is damaged; remove it to check that hand again") from None
+    return settings, checks, whole + "\n" if cut else None
 
 
 def _first_difference(held, wanted, where: str = "") -> str:
