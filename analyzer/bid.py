@@ -143,7 +143,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     earlier = np.array([0 if b is None else int(b) for b in bids] or [0], dtype=np.int64)
     flags = rules_flags(rules)
     weighted = condition and seat > 0
-    played = [settings.for_contract(o) for o in options]
+    played = [settings.for_contract(o, rules.players) for o in options]
     policies = [np.full(rules.players, POLICY_IDS[p.policy], dtype=np.int64) for p in played]
     batch = K.bid_batch if settings.may_search else K.bid_batch_no_search     # one driver for every option
 
@@ -228,7 +228,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     margin = difference(ranked[0], ranked[1]) if len(options) > 1 else Mean(0.0, 0.0, first.n)
     searched_deals = max(m.n if any(played[i].searches for i in indices) else 0 for indices, m in runs)
     return BidAdvice(rules.players, seat, hand, tuple(bids), result, margin, first.effective_n(WEIGHT), first.n,
-                     float(noise) if weighted else 0.0, settings.play_model, searched_deals)
+                     float(noise) if weighted else 0.0, settings.play_model(rules.players), searched_deals)
 
 
 def column(k: int, feature: int) -> int:

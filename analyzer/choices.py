@@ -77,7 +77,7 @@ def compare(question: str, hand: Hand, rules: Rules, contract: Contract, options
         raise TarotError(f"seat {seat + 1} does not exist at {rules.players} players")
     hand.check_size(rules.hand_size, rules.players)
     labels = list(options)
-    settings = settings.for_contract(contract)
+    settings = settings.for_contract(contract, rules.players)
 
     def simulate(offset: int, n: int) -> np.ndarray:
         features = np.empty((n, FEATURES * len(labels)))
@@ -99,8 +99,8 @@ def compare(question: str, hand: Hand, rules: Rules, contract: Contract, options
                                 moments.difference(FEATURES * i + SCORE, FEATURES * best + SCORE))
                     for i, label in enumerate(labels)]
     alternatives.sort(key=lambda a: -a.score.mean)
-    return Comparison(question, hand, contract, rules.players, seat, moments.n, alternatives, settings.play_model,
-                      settings.searched_deals(moments.n))
+    return Comparison(question, hand, contract, rules.players, seat, moments.n, alternatives,
+                      settings.play_model(rules.players), settings.searched_deals(moments.n))
 
 
 def _choices(**given: int) -> np.ndarray:

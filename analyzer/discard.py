@@ -17,7 +17,7 @@ from analyzer import cards as C
 from analyzer.errors import TarotError
 from analyzer.game import check_discard, discard_options
 from analyzer.rules import Contract, Rules
-from analyzer.runs import PLAY_SEED_SALT, POLICY_IDS, Settings, searching, threads
+from analyzer.runs import MIXED, PLAY_SEED_SALT, POLICY_IDS, Settings, searching, threads
 from analyzer.sampling import sample_deals
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean
@@ -70,15 +70,23 @@ def candidate_discards(hand: int, size: int) -> list[int]:
     return out
 
 
+def discard_play(settings: Settings, contract: Contract) -> Settings:
+    """The settings a discard's candidates are played with: these, but under the mixed model the
+    heuristic (``Settings.for_contract``'s Prise and Garde at 4 and 5 players) at every player count: at 3
+    players the mixed model searches Prise and Garde, and dozens of candidates on the same deals would
+    take minutes instead of a second."""
+    if not contract.chien_shown:
+        raise ValueError(f"{contract.token}: there is no discard (the chien is not taken)")
+    return settings.with_(policy="heuristic") if settings.policy == MIXED else settings
+
+
 def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat: int = 0,
                   settings: Settings = Settings(deals=DEALS), top: int = 5,
                   include: int | None = None) -> list[DiscardChoice]:
     """The ``top`` discards by the taker's expected score (seat ``seat`` takes ``contract``), every
     candidate played on the same ``settings.deals`` deals (``DEALS`` when None); ``include``, a legal
     discard, is valued with them and listed last if it is not among the ``top``."""
-    if not contract.chien_shown:
-        raise ValueError(f"{contract.token}: there is no discard (the chien is not taken)")
-    settings = settings.for_contract(contract)
+    settings = discard_play(settings, contract)        # refuses a contract without a discard
     deals = settings.deals or DEALS
     if deals > MAX_DEALS:
         raise TarotError(f"discard compares its candidates on at most {MAX_DEALS:,} deals, got {deals:,}")

@@ -7,7 +7,8 @@ with the heuristic; Garde sans and contre count the chien for the taker or the d
 shown when the simulated seats show them.  Runs go in chunks until every reported probability's 95%
 Wilson half-width is at most the precision asked (or a fixed number of deals).  Under the mixed play
 model, Prise and Garde (the heuristic) and Garde sans and contre (a search) run apart, each pair to its
-own precision; the searched contracts' deals are the first of the heuristic's.
+own precision; the searched contracts' deals are the first of the heuristic's.  (At 3 players the mixed
+model searches all four: one group.)
 """
 
 from __future__ import annotations
@@ -146,7 +147,7 @@ def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = 
     hand.check_size(rules.hand_size, rules.players)
     groups: dict[Settings, list[Contract]] = {}
     for contract in Contract:
-        groups.setdefault(settings.for_contract(contract), []).append(contract)
+        groups.setdefault(settings.for_contract(contract, rules.players), []).append(contract)
     odds: dict[Contract, ContractOdds] = {}
     deals = searched = simulated = 0
     for run, contracts in groups.items():
@@ -160,7 +161,7 @@ def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = 
         searched = max(searched, run.searched_deals(n))
     called = int(call_card(np.uint64(hand.suit_bits))) if rules.players == 5 else None
     return OddsResult(rules.players, seat, hand, settings.policy, deals, [odds[c] for c in Contract], called,
-                      settings.play_model, searched)
+                      settings.play_model(rules.players), searched)
 
 
 def group_odds(hand: Hand, rules: Rules, seat: int, contracts: list[Contract], settings: Settings,

@@ -45,11 +45,15 @@ MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; 
 # 4 players) and keeps the heuristic's card unless another beats it beyond noise (on the same deals, its
 # gaps to the 16-world search fall from 1.5 to 0.6 pp a hand: docs/performance.md).  A searched
 # contract's run stops at MIXED_PRECISION times the precision asked (a searched deal costs some
-# thousand heuristic playouts).
+# thousand heuristic playouts).  At MIXED_SEARCHES_ALL players Prise and Garde are searched too: against
+# the deep answers of data/calibration (43 hands), Prise's gaps spread 3.9 pp beyond noise by the
+# heuristic (worst 17.6) and none by the search (worst 5.5); at 4 and 5 players the search is no closer
+# than the heuristic (docs/performance.md).
 MIXED = "mixed"
 MIXED_SEARCH = "pimc-prior"
 MIXED_WORLDS = 4
 MIXED_PRECISION = 3.0
+MIXED_SEARCHES_ALL = (3,)
 
 
 @dataclass(frozen=True)
@@ -98,24 +102,25 @@ class Settings:
         give the same results for the heuristic, so that a first run compiles one driver, not both."""
         return self.searches or self.policy == MIXED
 
-    def for_contract(self, contract: Contract | None) -> "Settings":
-        """The settings a run of ``contract`` (None: the hand passes) plays with: these, except under the
-        mixed model, where Garde sans and Garde contre are searched (``MIXED_WORLDS`` worlds per decision,
+    def for_contract(self, contract: Contract | None, players: int) -> "Settings":
+        """The settings a run of ``contract`` (None: the hand passes) at ``players`` players plays with:
+        these, except under the mixed model, where Garde sans and Garde contre (every contract at
+        ``MIXED_SEARCHES_ALL`` players) are searched (``MIXED_WORLDS`` worlds per decision,
         ``MIXED_PRECISION`` times the precision asked) and the rest played by the heuristic."""
         if self.policy != MIXED:
             return self
-        if contract is None or contract.chien_shown:
+        if contract is None or contract.chien_shown and players not in MIXED_SEARCHES_ALL:
             return self.with_(policy="heuristic")
         return self.with_(policy=MIXED_SEARCH, worlds=MIXED_WORLDS,
                           precision=min(0.5, self.precision * MIXED_PRECISION))
 
-    @property
-    def play_model(self) -> str:
-        """The card play behind the numbers, in words: the policy, with its worlds per decision when it
-        searches (e.g. "heuristic", "pimc, 16 worlds per decision")."""
+    def play_model(self, players: int) -> str:
+        """The card play behind the numbers at ``players`` players, in words: the policy, with its worlds
+        per decision when it searches (e.g. "heuristic", "pimc, 16 worlds per decision")."""
         if self.policy == MIXED:
-            return (f"heuristic for prise and garde, {MIXED_SEARCH} ({MIXED_WORLDS} worlds per decision) for garde "
-                    "sans and garde contre")
+            searched = "every contract" if players in MIXED_SEARCHES_ALL else "garde sans and garde contre"
+            kept = "a pass" if players in MIXED_SEARCHES_ALL else "prise and garde"
+            return f"heuristic for {kept}, {MIXED_SEARCH} ({MIXED_WORLDS} worlds per decision) for {searched}"
         return f"{self.policy}, {self.worlds:,} worlds per decision" if self.searches else self.policy
 
     def searched_deals(self, deals: int) -> int:

@@ -13,7 +13,7 @@ from analyzer.quality.bidcheck import MAX_HANDS, check_bidding
 from analyzer.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
 from analyzer.discard import DEALS as DISCARD_DEALS
 from analyzer.discard import MAX_DEALS as MAX_DISCARD_DEALS
-from analyzer.discard import best_discards
+from analyzer.discard import best_discards, discard_play
 from analyzer.errors import TarotError
 from analyzer.game import discard_options, lowest_poignee
 from analyzer.hand import Hand
@@ -284,15 +284,15 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
     free, trumps = discard_options(both)
     kings_oudlers = both & (C.mask_of(C.KINGS) | C.OUDLER_BITS)
     forced = max(0, rules.chien_size - free.bit_count())
-    played = settings.for_contract(contract)
+    played = discard_play(settings, contract)
     rows = [{"discard": format_cards(c.discard), "expected_score": c.score.mean, "se": c.score.se, "n": c.score.n,
              "vs_best": c.vs_best.mean, "vs_best_se": c.vs_best.se, "shown_trumps": format_cards(c.shown_trumps)}
             for c in choices]
     rule = (f"may not go: {format_cards(kings_oudlers) or 'none held'} (Kings and oudlers); "
             + (f"{forced} trump(s) must go and are shown" if forced else "no trump may go"))
     if fmt == "json":
-        echo_json({"hand": str(cards), "chien": str(dog), "contract": contract.token, "play_model": played.play_model,
-                   "deals": played.deals, "searched_deals": played.searched_deals(played.deals), "rules": rule,
+        echo_json({"hand": str(cards), "chien": str(dog), "contract": contract.token,
+                   "play_model": played.play_model(rules.players), "deals": played.deals, "searched_deals": played.searched_deals(played.deals), "rules": rule,
                    "discards": rows, "variants": rules.variants()})
         return
     if fmt == "csv":
@@ -303,7 +303,7 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
         click.echo(buf.getvalue(), nl=False)
         return
     click.echo(f"{cards} + chien {dog}  ({contract.token})")
-    click.echo(play_line(played.play_model, played.deals, played.searched_deals(played.deals)))
+    click.echo(play_line(played.play_model(rules.players), played.deals, played.searched_deals(played.deals)))
     click.echo(rule)
     for r in rows:
         shown = f"  shows {r['shown_trumps']}" if r["shown_trumps"] else ""

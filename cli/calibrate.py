@@ -29,7 +29,8 @@ CSV_COLUMNS = ["hand_index", "hand", "contract", "p_default", "se_default", "p_d
 @click.option("--policy", type=click.Choice(["mixed", "heuristic", "pimc"]), default=Settings().policy,
               show_default=True,
               help="The answers set against deep search: how their seats play (mixed, the default of odds and bid: "
-                   "the heuristic for Prise and Garde, a few worlds' search for Garde sans and contre; the heuristic "
+                   "the heuristic for Prise and Garde, a few worlds' search for Garde sans and contre, at 3 players for "
+                   "every contract; the heuristic "
                    "alone; or a search).")
 @click.option("--worlds", "tested_worlds", type=click.IntRange(1, MAX_WORLDS), default=Settings().worlds,
               show_default=True, help="With --policy pimc: the most worlds per decision of those answers.")
@@ -102,10 +103,10 @@ def calibrate_command(ctx, players, hands, seed, worlds, deals, policy, tested_w
 
 def _table(result) -> None:
     click.echo(f"{result.players} players, seat 1, {len(result.hands)} random hands (seed {result.seed})")
-    click.echo(f"default: {result.default.play_model}, until every probability is within "
+    click.echo(f"default: {result.default.play_model(result.players)}, until every probability is within "
                f"±{result.default.precision:g}" + (" (the defaults of odds and bid)" if result.tests_the_defaults else
                                                    " (odds and bid with these settings)"))
-    click.echo(f"deep:    {result.deep.play_model}, {result.deep.deals:,} deals (seed {DEEP_SEED})"
+    click.echo(f"deep:    {result.deep.play_model(result.players)}, {result.deep.deals:,} deals (seed {DEEP_SEED})"
                + (f", taken from {result.deep_from}" if result.deep_from else ""))
     for i, h in enumerate(result.hands, 1):
         click.echo("")

@@ -20,7 +20,8 @@ seed_option = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=
 policy_option = click.option("--policy", type=click.Choice(["mixed", "heuristic", "pimc", "random"]),
                              default=MIXED, show_default=True,
                              help="How the simulated seats play their cards: mixed plays Prise and Garde by the "
-                                  f"heuristic and searches Garde sans and contre ({MIXED_WORLDS} worlds per decision "
+                                  "heuristic and searches Garde sans and contre (at 3 players every contract; "
+                                  f"{MIXED_WORLDS} worlds per decision "
                                   f"whatever --worlds, to {MIXED_PRECISION:g} times --precision: seconds); heuristic "
                                   "plays every contract at once (under a second, rougher); pimc searches every card "
                                   "(minutes).")

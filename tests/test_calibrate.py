@@ -49,7 +49,7 @@ def test_json_shape(report):
     assert (report["players"], report["hands"], report["seed"]) == (4, 2, 3)
     assert report["deep"] == {"play_model": "pimc, 2 worlds per decision", "worlds": 2, "deals": 10,
                               "seed": DEEP_SEED, "taken_from": None}
-    assert report["default"]["play_model"] == Settings().play_model and report["default"]["commands_defaults"]
+    assert report["default"]["play_model"] == Settings().play_model(4) and report["default"]["commands_defaults"]
     assert list(report["summary"]["gaps"]) == CONTRACTS
     assert set(report["summary"]["seconds_per_command"]) == {"odds default", "odds deep", "bid default", "bid deep"}
     assert len(report["per_hand"]) == 2

@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.bid import bid_advice
+from analyzer.discard import best_discards, discard_play
 from analyzer.hand import Hand
 from analyzer.odds import contract_odds
 from analyzer.rules import Contract, Rules
@@ -17,18 +18,21 @@ HAND = Hand.parse("21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C")
 RULES = Rules(players=4)
 
 
-def test_the_mixed_model_searches_only_the_contracts_without_a_chien():
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_mixed_model_searches_the_contracts_without_a_chien_and_at_three_players_every_one(players):
     mixed = Settings(policy="mixed", precision=0.02, seed=5)
-    for contract in (None, Contract.PRISE, Contract.GARDE):
-        assert mixed.for_contract(contract) == mixed.with_(policy="heuristic")
-    for contract in (Contract.GARDE_SANS, Contract.GARDE_CONTRE):
-        searched = mixed.for_contract(contract)
+    heuristic = [None] + ([] if players == 3 else [Contract.PRISE, Contract.GARDE])
+    for contract in heuristic:
+        assert mixed.for_contract(contract, players) == mixed.with_(policy="heuristic")
+    for contract in (c for c in Contract if c not in heuristic):
+        searched = mixed.for_contract(contract, players)
         assert (searched.policy, searched.worlds, searched.seed) == (MIXED_SEARCH, MIXED_WORLDS, 5)
         assert searched.searches
         assert searched.precision == pytest.approx(0.02 * MIXED_PRECISION)
     plain = Settings(policy="pimc", worlds=8)
-    assert all(plain.for_contract(c) is plain for c in (None, *Contract))
-    assert "garde sans" in mixed.play_model and "heuristic" in mixed.play_model
+    assert all(plain.for_contract(c, players) is plain for c in (None, *Contract))
+    words = mixed.play_model(players)
+    assert ("every contract" in words) == (players == 3) and ("prise and garde" in words) == (players > 3)
 
 
 def odds_by_contract(settings):
@@ -42,6 +46,37 @@ def test_mixed_odds_are_each_contracts_own_play_models_on_the_same_deals():
     for o in mixed.contracts:
         assert o.as_dict() == (search if o.contract >= Contract.GARDE_SANS else heuristic)[o.contract]
     assert (mixed.deals, mixed.searched_deals) == (30, 30)
+
+
+def test_at_three_players_mixed_odds_and_bids_are_the_search_s_but_a_pass():
+    """At 3 players the mixed model searches Prise and Garde too: every contract's odds and bid value are
+    the search's own on the same deals; a pass is still played by the heuristic."""
+    hand, rules = Hand.parse("21 15 4 3 EX QS 9S 6S 4S 2S KH 10H 6H QD CD 10D KC CC JC 10C 9C 8C 4C 3C"), Rules(3)
+    mixed = contract_odds(hand, rules, 0, Settings(policy="mixed", deals=20, seed=2))
+    search = contract_odds(hand, rules, 0, Settings(policy=MIXED_SEARCH, worlds=MIXED_WORLDS, deals=20, seed=2))
+    assert [o.as_dict() for o in mixed.contracts] == [o.as_dict() for o in search.contracts]
+    assert (mixed.deals, mixed.searched_deals) == (20, 20)
+
+    def advice(policy):
+        return bid_advice(hand, rules, 1, [None], Settings(policy=policy, worlds=MIXED_WORLDS, deals=16, seed=4))
+
+    mixed, heuristic, search = advice("mixed"), advice("heuristic"), advice(MIXED_SEARCH)
+    for got, fast, deep in zip(mixed.options, heuristic.options, search.options):
+        want = fast if got.bid is None else deep
+        assert (got.score, got.success) == (want.score, want.success)
+
+
+def test_a_discard_s_candidates_are_played_by_the_heuristic_under_the_mixed_model():
+    """Dozens of candidates on the same deals: the heuristic, also at 3 players where the mixed model
+    searches Prise and Garde; another policy asked for is kept."""
+    for contract in (Contract.PRISE, Contract.GARDE):
+        assert discard_play(Settings(seed=3), contract) == Settings(seed=3, policy="heuristic")
+        assert discard_play(Settings(policy="pimc", worlds=8), contract).policy == "pimc"
+    hand = Hand.parse("21 15 4 3 EX QS 9S 6S 4S 2S KH 10H 6H QD CD 10D KC CC JC 10C 9C 8C 4C 3C")
+    chien = Hand.parse("7 1H 2H 5D 6D 7C")
+    mixed, fast = (best_discards(hand.mask, chien.mask, Contract.GARDE, Rules(3), 0,
+                                 Settings(policy=policy, deals=40, seed=1), top=3) for policy in ("mixed", "heuristic"))
+    assert mixed == fast
 
 
 def test_mixed_odds_stop_each_contract_at_its_own_precision():
@@ -93,4 +128,4 @@ def test_the_mixed_model_is_the_default_on_the_command_line():
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
     assert out["policy"] == "mixed" and out["searched_deals"] == 20
-    assert out["play_model"] == Settings().play_model
+    assert out["play_model"] == Settings().play_model(4)

@@ -42,7 +42,7 @@ def test_precision_mode_stops_when_every_interval_is_narrow_enough():
     settings = Settings(precision=0.02, seed=4)
     r = contract_odds(WEAK, Rules(players=4), settings=settings)
     for c in r.contracts:        # the mixed model's searched contracts to their own (wider) precision
-        limit = settings.for_contract(c.contract).precision
+        limit = settings.for_contract(c.contract, 4).precision
         assert max(p.half_width for p in (c.success, c.pab_taker, c.pab_defence, c.chelem)) <= limit
     assert r.deals < 200_000
 

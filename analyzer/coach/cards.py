@@ -45,7 +45,7 @@ def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True
         note = "forced" if legal.bit_count() == 1 else "equivalent cards"
         return Decision(seat, "card", trick, C.TOKENS[card], note=note)
     candidates = [card if card in cls else cls[0] for cls in classes]
-    settings = settings.for_contract(game.contract)
+    settings = settings.for_contract(game.contract, game.rules.players)
     hs, ht, st = state_from_game(game)
     policies = np.full(game.rules.players, POLICY_IDS[settings.policy], dtype=np.int64)
     worlds = settings.deals or WORLDS

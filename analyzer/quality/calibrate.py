@@ -227,10 +227,10 @@ class Calibration:
 
     def as_dict(self) -> dict:
         return {"players": self.players, "seat": 1, "hands": len(self.hands), "seed": self.seed,
-                "default": {"play_model": self.default.play_model, "precision": self.default.precision,
+                "default": {"play_model": self.default.play_model(self.players), "precision": self.default.precision,
                             "max_deals": self.default.max_deals, "seed": self.default.seed,
                             "commands_defaults": self.tests_the_defaults},
-                "deep": {"play_model": self.deep.play_model, "worlds": self.deep.worlds,
+                "deep": {"play_model": self.deep.play_model(self.players), "worlds": self.deep.worlds,
                          "deals": self.deep.deals, "seed": self.deep.seed, "taken_from": self.deep_from},
                 "summary": self.summary(), "per_hand": [h.as_dict() for h in self.hands],
                 "variants": self.rules.variants()}
