@@ -19,11 +19,11 @@ waiting for an option clearly behind the best (``BEHIND_Z``), whose wider interv
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
+from analyzer.auction import BID_NOISE, AuctionWeights, check_bids, check_noise, earlier_ids
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.baselines import method_id
@@ -92,35 +92,11 @@ class BidAdvice:
                 "options": [o.as_dict() for o in self.options]}
 
 
-def parse_bids(text: str) -> list[Contract | None]:
-    bids = []
-    for token in [t.strip() for t in text.split(",") if t.strip()]:
-        bids.append(None if token.lower() == "pass" else Contract.parse(token))
-    return bids
-
-
-def check_bids(bids: list[Contract | None], seat: int) -> Contract | None:
-    """The best earlier bid; raises when the bids are not a legal auction up to ``seat``."""
-    if len(bids) != seat:
-        raise TarotError(f"seat {seat + 1} speaks after {seat} bid(s), got {len(bids)} in --bids")
-    best = None
-    for i, b in enumerate(bids):
-        if b is not None:
-            if best is not None and b <= best:
-                raise TarotError(f"bid {i + 1} ({b.token}) does not outbid {best.token}")
-            best = b
-    return best
-
-
 # Per deal, the features kept (running moments): the deal's weight given the earlier bids, then per
 # option the hand's score and whether its side won, each times the weight.
 WEIGHT = 0
 SCORE, WON = range(2)
 PER_OPTION = 2
-# The default error of the earlier bidders around the bidding model, in points of their count: about half
-# the gap between two contracts' thresholds (15 points), so a bid says much about a hand but a bid a
-# few points off the count is not ruled out.
-BID_NOISE = 8.0
 # A searched run stops waiting for the precision of an option whose score is behind the best one's by
 # more than this many standard errors of their difference (on the same deals).
 BEHIND_Z = 4.0
@@ -134,13 +110,12 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     error of ``noise`` points; 0: exactly the model, which can leave no deal)."""
     if not 0 <= seat < rules.players:
         raise TarotError(f"seat {seat + 1} does not exist at {rules.players} players")
-    if not (math.isfinite(noise) and noise >= 0):
-        raise TarotError(f"the auction noise must be a number of points, 0 or more, got {noise}")
+    check_noise(noise)
     hand.check_size(rules.hand_size, rules.players)
     best = check_bids(list(bids), seat)
     options: list[Contract | None] = [None] + [c for c in Contract if best is None or c > best]
     fixed, unseen, slots = fixed_hand(hand, seat, rules.players)
-    earlier = np.array([0 if b is None else int(b) for b in bids] or [0], dtype=np.int64)
+    earlier = earlier_ids(list(bids))
     flags = rules_flags(rules)
     weighted = condition and seat > 0
     played = [settings.for_contract(o, rules.players) for o in options]
@@ -165,9 +140,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
             features[:, WEIGHT] = weights            # the same deals, so the same weights, for every option
             total_weight[0] += weights.sum()
             if total_weight[0] <= 0:
-                raise TarotError(f"no deal among the first {offset + n:,} fits the earlier bids under the bidding "
-                                 f"model (auction noise {noise:g} points): allow more noise (--auction-noise) or drop "
-                                 "the conditioning (--no-auction-conditioning)")
+                raise TarotError(AuctionWeights(tuple(bids), seat, bidding, noise).unexplained(offset + n))
             return features
 
         positions = [indices.index(i) for i in watched]

@@ -8,7 +8,9 @@ shown when the simulated seats show them.  Runs go in chunks until every reporte
 Wilson half-width is at most the precision asked (or a fixed number of deals).  Under the mixed play
 model, Prise and Garde (the heuristic) and Garde sans and contre (a search) run apart, each pair to its
 own precision; the searched contracts' deals are the first of the heuristic's.  (At 3 players the mixed
-model searches all four: one group.)
+model searches all four: one group.)  For a seat that speaks after others, the bids made before it
+leave the contracts that outbid them, and weigh each deal by how likely its earlier seats were to bid
+so (``analyzer.auction``, as ``bid`` weighs its deals): every figure is then a weighted mean.
 """
 
 from __future__ import annotations
@@ -18,12 +20,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analyzer import cards as C
+from analyzer.auction import BID_NOISE, AuctionWeights, check_bids
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import PIMC_WORLDS, POLICY_IDS, Settings, run_in_chunks, searching
 from analyzer.simulate import rules_flags
-from analyzer.stats import Mean, Moments, Proportion
+from analyzer.stats import Mean, Moments, Proportion, WeightedProportion
 from kernels import playout as K
 from kernels.batch import advice_batch, advice_batch_no_search
 from kernels.declarations import call_card
@@ -31,13 +34,14 @@ from kernels.declarations import call_card
 
 @dataclass(frozen=True)
 class ContractOdds:
+    """One contract's odds (proportions weighted by the earlier bids when the deals are)."""
     contract: Contract
-    success: Proportion
+    success: Proportion | WeightedProportion
     score: Mean                       # the taker's score
     points: Mean                      # the taker's side card points
-    pab_taker: Proportion
-    pab_defence: Proportion
-    chelem: Proportion                # the taker's side took every trick
+    pab_taker: Proportion | WeightedProportion
+    pab_defence: Proportion | WeightedProportion
+    chelem: Proportion | WeightedProportion      # the taker's side took every trick
 
     def as_dict(self) -> dict:
         return {
@@ -60,10 +64,16 @@ class OddsResult:
     called: int | None = None          # 5 players: the card the simulated taker calls with this hand
     play_model: str = "heuristic"      # the card play behind the numbers (``Settings.play_model``)
     searched_deals: int = 0            # deals played with search
+    bids: tuple[Contract | None, ...] | None = None   # the bids made before the seat, when given
+    auction_noise: float | None = None      # the deals are weighted by those bids with this error (None: not)
+    effective_deals: float | None = None    # Kish's effective number of the weighted deals
 
     def as_dict(self) -> dict:
         return {"players": self.players, "seat": self.seat + 1, "hand": str(self.hand), "policy": self.policy,
                 "play_model": self.play_model, "deals": self.deals, "searched_deals": self.searched_deals,
+                "bids": None if self.bids is None else ["pass" if b is None else b.token for b in self.bids],
+                "auction_noise": self.auction_noise,
+                "effective_deals": self.deals if self.effective_deals is None else self.effective_deals,
                 "called": None if self.called is None else C.TOKENS[self.called],
                 "score_of": "taker", "contracts": [c.as_dict() for c in self.contracts]}
 
@@ -121,16 +131,22 @@ def contract_features(rows: np.ndarray, seat: int) -> np.ndarray:
     return out
 
 
-def summarize_contract(contract: Contract, moments: Moments, base: int = 0) -> ContractOdds:
-    """The odds of ``contract`` from the moments whose features start at column ``base``."""
+def summarize_contract(contract: Contract, moments: Moments, base: int = 0, weight: int | None = None) -> ContractOdds:
+    """The odds of ``contract`` from the moments whose features start at column ``base`` (each times the
+    deal's weight in column ``weight``, when there is one)."""
+    if weight is None:
+        share, mean = moments.proportion, moments.summary
+    else:
+        share = lambda i: moments.weighted_proportion(i, weight)       # noqa: E731
+        mean = lambda i: moments.ratio({i: 1.0}, weight)                # noqa: E731
     return ContractOdds(
         contract=contract,
-        success=moments.proportion(base + MADE),
-        score=moments.summary(base + SCORE),
-        points=moments.summary(base + POINTS),
-        pab_taker=moments.proportion(base + PAB_TAKER),
-        pab_defence=moments.proportion(base + PAB_DEFENCE),
-        chelem=moments.proportion(base + CHELEM))
+        success=share(base + MADE),
+        score=mean(base + SCORE),
+        points=mean(base + POINTS),
+        pab_taker=share(base + PAB_TAKER),
+        pab_defence=share(base + PAB_DEFENCE),
+        chelem=share(base + CHELEM))
 
 
 def widest_half_width(odds: list[ContractOdds]) -> float:
@@ -138,46 +154,77 @@ def widest_half_width(odds: list[ContractOdds]) -> float:
     return max(max(p.half_width for p in (o.success, o.pab_taker, o.pab_defence, o.chelem)) for o in odds)
 
 
-def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = Settings()) -> OddsResult:
-    """Odds of every contract for ``hand`` held by ``seat`` (0-based), who takes.  The contracts played
-    alike (``Settings.for_contract``: all of them, but for the mixed model) are run together; each group
-    runs to its own precision, its first deals the same as the other groups'."""
+def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = Settings(),
+                  bids: list[Contract | None] | None = None, condition: bool = True, bidding: str = "tarotclub",
+                  noise: float = BID_NOISE) -> OddsResult:
+    """Odds of every contract for ``hand`` held by ``seat`` (0-based), who takes.  With ``bids`` (those
+    made before the seat), the contracts that outbid them, on deals weighted by them (``condition``;
+    the earlier seats bid by ``bidding`` with an error of ``noise`` points: ``analyzer.auction``).  The
+    contracts played alike (``Settings.for_contract``: all of them, but for the mixed model) are run
+    together; each group runs to its own precision, its first deals the same as the other groups'."""
     if not 0 <= seat < rules.players:
         raise TarotError(f"seat {seat + 1} does not exist at {rules.players} players")
     hand.check_size(rules.hand_size, rules.players)
+    takes, auction = list(Contract), None
+    if bids is not None:
+        auction = AuctionWeights(tuple(bids), seat, bidding, noise)
+        best = check_bids(list(bids), seat)
+        takes = [c for c in Contract if best is None or c > best]
+        if not takes:
+            raise TarotError(f"no contract outbids {best.token}: seat {seat + 1} can only pass")
+        if not condition or seat == 0:
+            auction = None
     groups: dict[Settings, list[Contract]] = {}
-    for contract in Contract:
+    for contract in takes:
         groups.setdefault(settings.for_contract(contract, rules.players), []).append(contract)
     odds: dict[Contract, ContractOdds] = {}
     deals = searched = simulated = 0
+    effective = None
     for run, contracts in groups.items():
         about = ", ".join(c.token for c in contracts) if len(groups) > 1 else ""
-        for contract, result in zip(contracts, group_odds(hand, rules, seat, contracts, run.counting_after(simulated),
-                                                          settings.may_search, about)):
+        moments = group_moments(hand, rules, seat, contracts, run.counting_after(simulated), settings.may_search,
+                                about, auction)
+        for contract, result in zip(contracts, group_summary(contracts, moments, auction is not None)):
             odds[contract] = result
-        n = odds[contracts[0]].score.n
-        simulated += n
-        deals = max(deals, n)
-        searched = max(searched, run.searched_deals(n))
+        simulated += moments.n
+        if moments.n > deals:
+            deals = moments.n
+            effective = moments.effective_n(FEATURES * len(contracts)) if auction else None
+        searched = max(searched, run.searched_deals(moments.n))
     called = int(call_card(np.uint64(hand.suit_bits))) if rules.players == 5 else None
-    return OddsResult(rules.players, seat, hand, settings.policy, deals, [odds[c] for c in Contract], called,
-                      settings.play_model(rules.players), searched)
+    return OddsResult(rules.players, seat, hand, settings.policy, deals, [odds[c] for c in takes], called,
+                      settings.play_model(rules.players), searched, None if bids is None else tuple(bids),
+                      auction.noise if auction else None, effective)
 
 
-def group_odds(hand: Hand, rules: Rules, seat: int, contracts: list[Contract], settings: Settings,
-               search_driver: bool = False, about: str = "") -> list[ContractOdds]:
-    """The odds of ``contracts``, on the same deals, until every reported probability is within the
-    settings' precision (or their fixed number of deals; a precision not reached warns, naming
-    ``about``)."""
+def group_summary(contracts: list[Contract], moments: Moments, weighted: bool) -> list[ContractOdds]:
+    """The odds of ``contracts`` from their run's moments (``group_moments``)."""
+    weight = FEATURES * len(contracts) if weighted else None
+    return [summarize_contract(c, moments, FEATURES * i, weight) for i, c in enumerate(contracts)]
+
+
+def group_moments(hand: Hand, rules: Rules, seat: int, contracts: list[Contract], settings: Settings,
+                  search_driver: bool = False, about: str = "", auction: AuctionWeights | None = None) -> Moments:
+    """The moments of ``contracts``' features on the same deals (each times the deal's weight given
+    ``auction``, the weights in the last column, when there is one), until every reported probability
+    is within the settings' precision (or their fixed number of deals; a precision not reached warns,
+    naming ``about``)."""
+    fixed, unseen, slots = fixed_hand(hand, seat, rules.players)
+    total_weight = [0.0]
 
     def simulate(offset: int, n: int) -> np.ndarray:
-        return np.hstack([contract_features(simulate_contract(hand, seat, c, rules, settings.policy, n, settings.seed,
-                                                              offset, worlds=settings.worlds,
-                                                              search_driver=search_driver), seat)
-                          for c in contracts])
+        features = np.hstack([contract_features(simulate_contract(hand, seat, c, rules, settings.policy, n,
+                                                                  settings.seed, offset, worlds=settings.worlds,
+                                                                  search_driver=search_driver), seat)
+                              for c in contracts])
+        if auction is None:
+            return features
+        weights = auction.of(fixed, unseen, slots, rules, settings.seed, offset, n)
+        total_weight[0] += weights.sum()
+        if total_weight[0] <= 0:
+            raise TarotError(auction.unexplained(offset + n))
+        return np.column_stack([features * weights[:, None], weights])
 
-    def summarize(moments: Moments) -> list[ContractOdds]:
-        return [summarize_contract(c, moments, FEATURES * i) for i, c in enumerate(contracts)]
-
-    return summarize(run_in_chunks(simulate, FEATURES * len(contracts), settings,
-                                   lambda m: widest_half_width(summarize(m)), about))
+    width = FEATURES * len(contracts) + (auction is not None)
+    return run_in_chunks(simulate, width, settings,
+                         lambda m: widest_half_width(group_summary(contracts, m, auction is not None)), about)

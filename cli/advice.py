@@ -8,7 +8,8 @@ import io
 import click
 
 from analyzer import cards as C
-from analyzer.bid import BID_NOISE, bid_advice, parse_bids
+from analyzer.auction import BID_NOISE, parse_bids
+from analyzer.bid import bid_advice
 from analyzer.quality.bidcheck import MAX_HANDS, check_bidding
 from analyzer.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
 from analyzer.discard import DEALS as DISCARD_DEALS
@@ -59,15 +60,41 @@ def _setup(hand, players, seat, variants):
     return rules, Hand.parse(hand, players=rules.players).check_playable(rules)
 
 
+def auction_options(bids_help: str):
+    """The options of the bids made before the seat and how they weigh the deals (odds, bid)."""
+    def decorate(command):
+        for option in reversed([
+            click.option("--bids", default=None, metavar="BID,…", help=bids_help),
+            click.option("--bidding", type=click.Choice(["tarotclub", "chavey"]), default="tarotclub",
+                         show_default=True, help="The bidding model of the other seats."),
+            click.option("--auction-noise", "noise", type=click.FloatRange(0, 100), default=BID_NOISE,
+                         show_default=True, callback=finite_number, metavar="POINTS",
+                         help="How far from the --bidding count the earlier bidders may stray: each deal weighs the "
+                              "probability that its earlier seats make the bids made, with their count off by a "
+                              "normal error of this many points (0: exactly the count)."),
+            click.option("--no-auction-conditioning", "no_conditioning", is_flag=True,
+                         help="Do not condition the deals on the earlier bids."),
+        ]):
+            command = option(command)
+        return command
+    return decorate
+
+
 @click.command()
 @click.argument("hand")
+@auction_options('Bids made before this seat, e.g. "pass,prise": the contracts that outbid them, on deals '
+                 "weighted by them (default: none given, every contract, unweighted deals).")
 @simulation_options()
 @format_option("table", "json", "csv")
-def odds(hand, players, seat, settings, variants, quiet, fmt) -> None:
-    """How likely each contract is to succeed with HAND, and what it is worth to the taker."""
+def odds(hand, bids, bidding, noise, no_conditioning, players, seat, settings, variants, quiet, fmt) -> None:
+    """How likely each contract is to succeed with HAND, and what it is worth to the taker.
+
+    With --bids, the deals are weighted by how likely their earlier seats were to make the bids made
+    (see --auction-noise), as bid weighs them, and only the contracts that outbid them are listed."""
     rules, cards = _setup(hand, players, seat, variants)
     with Progress("simulating", quiet) as bar:
-        result = contract_odds(cards, rules, seat - 1, settings.with_(progress=bar))
+        result = contract_odds(cards, rules, seat - 1, settings.with_(progress=bar),
+                               None if bids is None else parse_bids(bids), not no_conditioning, bidding, noise)
     if fmt == "json":
         echo_json({**result.as_dict(), "variants": rules.variants()})
         return
@@ -83,8 +110,12 @@ def odds(hand, players, seat, settings, variants, quiet, fmt) -> None:
             writer.writerow({**r, "ci95_low": low, "ci95_high": high})
         click.echo(buf.getvalue(), nl=False)
         return
-    click.echo(f"{result.hand}  (seat {seat} of {result.players})")
-    click.echo(play_line(result.play_model, result.deals, result.searched_deals))
+    earlier = "" if result.bids is None else "; bids before: " + (", ".join("pass" if b is None else b.token
+                                                                             for b in result.bids) or "none")
+    click.echo(f"{result.hand}  (seat {seat} of {result.players}{earlier})")
+    click.echo(play_line(result.play_model, result.deals, result.searched_deals)
+               + (f"; weighted by the earlier bids, worth {result.effective_deals:,.0f} deals"
+                  if result.auction_noise is not None else ""))
     if result.called is not None:
         click.echo(f"taking, this hand calls {C.TOKENS[result.called]} ({C.name(result.called)}); "
                    "`tarot-analyzer call` compares the other calls")
@@ -100,16 +131,7 @@ def odds(hand, players, seat, settings, variants, quiet, fmt) -> None:
 
 @click.command()
 @click.argument("hand")
-@click.option("--bids", default="", metavar="BID,…", help='Bids made before this seat, e.g. "pass,prise".')
-@click.option("--bidding", type=click.Choice(["tarotclub", "chavey"]), default="tarotclub", show_default=True,
-              help="The bidding model of the other seats.")
-@click.option("--auction-noise", "noise", type=click.FloatRange(0, 100), default=BID_NOISE, show_default=True,
-              callback=finite_number, metavar="POINTS",
-              help="How far from the --bidding count the earlier bidders may stray: each deal weighs the "
-                   "probability that its earlier seats make the bids made, with their count off by a normal "
-                   "error of this many points (0: exactly the count).")
-@click.option("--no-auction-conditioning", "no_conditioning", is_flag=True,
-              help="Do not condition the deals on the earlier bids.")
+@auction_options('Bids made before this seat, e.g. "pass,prise".')
 @simulation_options()
 @format_option("table", "json", "csv")
 def bid(hand, bids, bidding, noise, no_conditioning, players, seat, settings, variants, quiet, fmt) -> None:
@@ -119,7 +141,7 @@ def bid(hand, bids, bidding, noise, no_conditioning, players, seat, settings, va
     --auction-noise); an unlikely auction leaves fewer effective deals, shown in the header."""
     rules, cards = _setup(hand, players, seat, variants)
     with Progress("simulating", quiet) as bar:
-        advice = bid_advice(cards, rules, seat - 1, parse_bids(bids), settings.with_(progress=bar), bidding,
+        advice = bid_advice(cards, rules, seat - 1, parse_bids(bids or ""), settings.with_(progress=bar), bidding,
                             not no_conditioning, noise)
     if fmt == "json":
         echo_json({**advice.as_dict(), "variants": rules.variants()})
@@ -292,7 +314,8 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
             + (f"{forced} trump(s) must go and are shown" if forced else "no trump may go"))
     if fmt == "json":
         echo_json({"hand": str(cards), "chien": str(dog), "contract": contract.token,
-                   "play_model": played.play_model(rules.players), "deals": played.deals, "searched_deals": played.searched_deals(played.deals), "rules": rule,
+                   "play_model": played.play_model(rules.players), "deals": played.deals,
+                   "searched_deals": played.searched_deals(played.deals), "rules": rule,
                    "discards": rows, "variants": rules.variants()})
         return
     if fmt == "csv":

@@ -44,12 +44,14 @@ def bids_likelihood(hs, ht, players, seat, earlier, method, noise):
 
 
 @njit(parallel=True, cache=True)
-def weighted_deals_batch(fixed, unseen, slots, players, seat, earlier, method, noise, seed, offset, out, weights):
-    """Deals ``offset … offset+n-1`` as card places, each with its weight given the earlier bids."""
+def weighted_deals_batch(fixed, unseen, slots, players, seat, earlier, method, noise, exclude, seed, offset, out,
+                         weights):
+    """Deals ``offset … offset+n-1`` as card places (petit sec excluded when ``exclude``), each with its
+    weight given the earlier bids: the deals the other drivers draw from the same seed and offsets."""
     for i in prange(out.shape[0]):
         hs = np.empty(players + 1, dtype=np.uint64)
         ht = np.empty(players + 1, dtype=np.uint64)
-        deal_into(fixed, unseen, slots, players, True, stream_state(seed, offset + i), out[i])
+        deal_into(fixed, unseen, slots, players, exclude, stream_state(seed, offset + i), out[i])
         places_to_words(out[i], players, hs, ht)
         weights[i] = bids_likelihood(hs, ht, players, seat, earlier, method, noise)
 

@@ -2,15 +2,22 @@
 
 import json
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from analyzer.auction import BID_NOISE
+from analyzer.baselines import method_id
 from analyzer.hand import Hand
-from analyzer.odds import contract_odds, simulate_contract
+from analyzer.odds import contract_odds, fixed_hand, simulate_contract
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings
 from cli.main import main
 from kernels import playout as K
+from kernels.auction import weighted_deals_batch
+from tests.errorline import assert_one_error_line
+
+TAROTCLUB = method_id("tarotclub")
 
 MONSTER = Hand.parse("21 20 19 18 17 16 15 14 13 12 11 1 EX KS KH KD QD KC")   # 3 oudlers, 12 trumps
 WEAK = Hand.parse("7 4 2 QS 9S 5S 3S 10H 6H 2H JD 8D 5D 1D 9C 7C 4C 2C")
@@ -146,3 +153,54 @@ def test_the_choice_commands_state_the_play_model_too(args):
     assert "\nplay: heuristic, 20 deals (0 searched)" in table.stdout
     data = json.loads(runner.invoke(main, [*command, "--format", "json"]).stdout)
     assert (data["play_model"], data["searched_deals"], data["deals"]) == ("heuristic", 0, 20)
+
+
+# --- odds for a seat that speaks after others ----------------------------------------------------------
+
+MIDDLING = Hand.parse("20 19 18 17 3 2 KS QS JS 10S 9S 8S 7S 1H KD 4D 3D 2D")
+
+
+def test_odds_after_earlier_bids_are_weighted_by_them_as_bid_weighs_its_deals():
+    """With the bids before the seat: only the contracts that outbid them, each probability the mean over
+    the same deals weighted by how likely the earlier seats were to bid so (the weights of
+    ``kernels.auction.weighted_deals_batch`` on those deals), its interval on the deals' effective number."""
+    rules, n = Rules(players=4), 600
+    bids = [None, Contract.PRISE]
+    r = contract_odds(MIDDLING, rules, 2, Settings(policy="heuristic", deals=n, seed=5), bids)
+    assert [c.contract for c in r.contracts] == [Contract.GARDE, Contract.GARDE_SANS, Contract.GARDE_CONTRE]
+    fixed, unseen, slots = fixed_hand(MIDDLING, 2, 4)
+    weights = np.empty(n)
+    weighted_deals_batch(fixed, unseen, slots, 4, 2, np.array([0, 1]), TAROTCLUB, BID_NOISE, True, np.uint64(5), 0,
+                         np.empty((n, 78), dtype=np.int8), weights)
+    assert 0 < weights.min() < weights.max()
+    effective = weights.sum() ** 2 / (weights ** 2).sum()
+    assert r.effective_deals == pytest.approx(effective) and r.auction_noise == BID_NOISE
+    for odds in r.contracts:
+        rows = simulate_contract(MIDDLING, 2, odds.contract, rules, "heuristic", n, seed=5)
+        assert odds.success.p == pytest.approx((weights * rows[:, K.R_MADE]).sum() / weights.sum())
+        assert odds.score.mean == pytest.approx((weights * rows[:, 2]).sum() / weights.sum())
+        assert odds.success.n_eff == pytest.approx(effective)
+    unweighted = contract_odds(MIDDLING, rules, 2, Settings(policy="heuristic", deals=n, seed=5), bids, condition=False)
+    plain = contract_odds(MIDDLING, rules, 2, Settings(policy="heuristic", deals=n, seed=5))
+    assert unweighted.auction_noise is None and [c.as_dict() for c in unweighted.contracts] == \
+        [c.as_dict() for c in plain.contracts[1:]]
+    first = contract_odds(MIDDLING, rules, 0, Settings(policy="heuristic", deals=n, seed=5), [])
+    assert first.auction_noise is None and len(first.contracts) == 4      # no earlier bid: nothing to weigh
+
+
+def test_odds_command_takes_the_bids_before_the_seat():
+    runner = CliRunner()
+    args = ["odds", str(MIDDLING), "--seat", "3", "--deals", "200", "--policy", "heuristic", "--quiet"]
+    table = runner.invoke(main, [*args, "--bids", "pass,prise"])
+    assert table.exit_code == 0, table.output
+    assert "(seat 3 of 4; bids before: pass, prise)" in table.stdout and "weighted by the earlier bids" in table.stdout
+    assert "\nprise " not in table.stdout and "\ngarde " in table.stdout
+    data = json.loads(runner.invoke(main, [*args, "--bids", "pass,prise", "--format", "json"]).stdout)
+    assert data["bids"] == ["pass", "prise"] and data["auction_noise"] == BID_NOISE
+    assert 0 < data["effective_deals"] < data["deals"] == 200
+    plain = json.loads(runner.invoke(main, [*args, "--format", "json"]).stdout)
+    assert plain["bids"] is None and plain["auction_noise"] is None and plain["effective_deals"] == 200
+    for bad, word in ((["--bids", "pass"], "--bids"), (["--bids", "pass,garde-contre"], "can only pass"),
+                      (["--bids", "pass,prise", "--auction-noise", "-1"], "--auction-noise"),
+                      (["--bids", "pass,prise", "--bidding", "x"], "--bidding")):
+        assert_one_error_line(runner.invoke(main, [*args, *bad]), word)
