@@ -275,6 +275,12 @@ def test_deep_answers_from_a_record_that_does_not_fit_are_refused(tmp_path, one_
         invoked.remove("1"), invoked.remove("--hands")
     assert_one_error_line(CliRunner().invoke(main, invoked), word)
     assert_one_error_line(CliRunner().invoke(main, ["calibrate", "--deep-from", str(tmp_path / "none")]), "no such")
+    first, rest = one_hand_record.split("\n", 1)
+    settings = json.loads(first)
+    del settings["calibrate"]["deep"]
+    record.write_text(json.dumps(settings) + "\n" + rest, encoding="utf-8")
+    assert_one_error_line(CliRunner().invoke(main, ["calibrate", "--hands", "1", "--seed", "3", "--deep-from",
+                                                    str(record)]), "no deep worlds")
 
 
 @pytest.fixture(scope="module")

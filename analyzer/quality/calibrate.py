@@ -348,12 +348,14 @@ def deep_answers(path: Path, rules: Rules, seed: int, hands: int) -> tuple[tuple
     held, wanted = settings["calibrate"], _plain({"players": rules.players, "variants": rules.variants(), "seed": seed})
     for key in wanted:
         if held.get(key) != wanted[key]:
-            raise CalibrateError(f"{path} holds deep answers for {_first_difference(held[key], wanted[key], key)}")
+            raise CalibrateError(f"{path} holds deep answers for {_first_difference(held.get(key), wanted[key], key)}")
     missing = next((i for i in range(hands) if i not in checks), None)
     if missing is not None:
         raise CalibrateError(f"{path} holds no deep answer for hand {missing + 1}: ask for --hands {missing} at most"
                              if missing else f"{path} holds no deep answer for hand 1")
-    deep = held.get("deep", {})
+    deep = held.get("deep") if isinstance(held.get("deep"), dict) else {}
+    if not all(isinstance(deep.get(key), int) for key in ("worlds", "deals")):
+        raise CalibrateError(f"{path}: its settings line names no deep worlds and deals")
     if deep.get("seed") != DEEP_SEED:
         raise CalibrateError(f"{path}: its deep runs used seed {deep.get('seed')}, this version's are {DEEP_SEED}")
     return (deep["worlds"], deep["deals"]), checks
