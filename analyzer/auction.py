@@ -25,6 +25,11 @@ from kernels.auction import weighted_deals_batch
 BID_NOISE = 8.0
 
 
+def bid_token(bid: Contract | None) -> str:
+    """A bid as written on the command line: its contract's token, or "pass"."""
+    return "pass" if bid is None else bid.token
+
+
 def parse_bids(text: str) -> list[Contract | None]:
     bids = []
     for token in [t.strip() for t in text.split(",") if t.strip()]:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.auction import BID_NOISE, AuctionWeights, check_bids, check_noise, earlier_ids
+from analyzer.auction import BID_NOISE, AuctionWeights, bid_token, check_bids, check_noise, earlier_ids
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.baselines import method_id
@@ -44,7 +44,7 @@ class BidOption:
 
     @property
     def token(self) -> str:
-        return "pass" if self.bid is None else self.bid.token
+        return bid_token(self.bid)
 
     def as_dict(self) -> dict:
         return {"bid": self.token, "expected_score": self.score.mean, "se": self.score.se, "n": self.score.n,
@@ -84,7 +84,7 @@ class BidAdvice:
 
     def as_dict(self) -> dict:
         return {"players": self.players, "seat": self.seat + 1, "hand": str(self.hand),
-                "bids": ["pass" if b is None else b.token for b in self.earlier],
+                "bids": [bid_token(b) for b in self.earlier],
                 "recommendation": self.recommendation.token, "reason": self.reason(),
                 "margin": self.margin.mean, "margin_se": self.margin.se, "play_model": self.play_model,
                 "deals": self.deals, "searched_deals": self.searched_deals,

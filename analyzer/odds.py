@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analyzer import cards as C
-from analyzer.auction import BID_NOISE, AuctionWeights, check_bids
+from analyzer.auction import BID_NOISE, AuctionWeights, bid_token, check_bids
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
@@ -71,7 +71,7 @@ class OddsResult:
     def as_dict(self) -> dict:
         return {"players": self.players, "seat": self.seat + 1, "hand": str(self.hand), "policy": self.policy,
                 "play_model": self.play_model, "deals": self.deals, "searched_deals": self.searched_deals,
-                "bids": None if self.bids is None else ["pass" if b is None else b.token for b in self.bids],
+                "bids": None if self.bids is None else [bid_token(b) for b in self.bids],
                 "auction_noise": self.auction_noise,
                 "effective_deals": self.deals if self.effective_deals is None else self.effective_deals,
                 "called": None if self.called is None else C.TOKENS[self.called],
@@ -189,7 +189,7 @@ def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = 
         simulated += moments.n
         if moments.n > deals:
             deals = moments.n
-            effective = moments.effective_n(FEATURES * len(contracts)) if auction else None
+            effective = moments.effective_n(weight_column(contracts)) if auction else None
         searched = max(searched, run.searched_deals(moments.n))
     called = int(call_card(np.uint64(hand.suit_bits))) if rules.players == 5 else None
     return OddsResult(rules.players, seat, hand, settings.policy, deals, [odds[c] for c in takes], called,
@@ -197,9 +197,14 @@ def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = 
                       auction.noise if auction else None, effective)
 
 
+def weight_column(contracts: list[Contract]) -> int:
+    """Where a weighted run of ``contracts`` keeps each deal's weight: after their features."""
+    return FEATURES * len(contracts)
+
+
 def group_summary(contracts: list[Contract], moments: Moments, weighted: bool) -> list[ContractOdds]:
     """The odds of ``contracts`` from their run's moments (``group_moments``)."""
-    weight = FEATURES * len(contracts) if weighted else None
+    weight = weight_column(contracts) if weighted else None
     return [summarize_contract(c, moments, FEATURES * i, weight) for i, c in enumerate(contracts)]
 
 
@@ -225,6 +230,6 @@ def group_moments(hand: Hand, rules: Rules, seat: int, contracts: list[Contract]
             raise TarotError(auction.unexplained(offset + n))
         return np.column_stack([features * weights[:, None], weights])
 
-    width = FEATURES * len(contracts) + (auction is not None)
+    width = weight_column(contracts) + (auction is not None)
     return run_in_chunks(simulate, width, settings,
                          lambda m: widest_half_width(group_summary(contracts, m, auction is not None)), about)

@@ -109,7 +109,7 @@ class Settings:
         ``MIXED_PRECISION`` times the precision asked) and the rest played by the heuristic."""
         if self.policy != MIXED:
             return self
-        if contract is None or contract.chien_shown and players not in MIXED_SEARCHES_ALL:
+        if contract is None or (contract.chien_shown and players not in MIXED_SEARCHES_ALL):
             return self.with_(policy="heuristic")
         return self.with_(policy=MIXED_SEARCH, worlds=MIXED_WORLDS,
                           precision=min(0.5, self.precision * MIXED_PRECISION))

@@ -8,7 +8,7 @@ import io
 import click
 
 from analyzer import cards as C
-from analyzer.auction import BID_NOISE, parse_bids
+from analyzer.auction import BID_NOISE, bid_token, parse_bids
 from analyzer.bid import bid_advice
 from analyzer.quality.bidcheck import MAX_HANDS, check_bidding
 from analyzer.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
@@ -110,8 +110,7 @@ def odds(hand, bids, bidding, noise, no_conditioning, players, seat, settings, v
             writer.writerow({**r, "ci95_low": low, "ci95_high": high})
         click.echo(buf.getvalue(), nl=False)
         return
-    earlier = "" if result.bids is None else "; bids before: " + (", ".join("pass" if b is None else b.token
-                                                                             for b in result.bids) or "none")
+    earlier = "" if result.bids is None else "; bids before: " + (", ".join(map(bid_token, result.bids)) or "none")
     click.echo(f"{result.hand}  (seat {seat} of {result.players}{earlier})")
     click.echo(play_line(result.play_model, result.deals, result.searched_deals)
                + (f"; weighted by the earlier bids, worth {result.effective_deals:,.0f} deals"
@@ -156,7 +155,7 @@ def bid(hand, bids, bidding, noise, no_conditioning, players, seat, settings, va
                              r["bid"] == advice.recommendation.token])
         click.echo(buf.getvalue(), nl=False)
         return
-    earlier = ", ".join("pass" if b is None else b.token for b in advice.earlier) or "none"
+    earlier = ", ".join(map(bid_token, advice.earlier)) or "none"
     weighing = (f"; weighted by the earlier bids, worth {advice.effective_deals:,.0f} deals"
                 if advice.seat and not no_conditioning else "")
     click.echo(f"{advice.hand}  (seat {seat} of {advice.players}; bids before: {earlier})")
