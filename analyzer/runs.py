@@ -44,15 +44,17 @@ MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; 
 # search, MIXED_SEARCH, rolls out to the end (as close as the solver's endings, a third cheaper at 3 and
 # 4 players) and keeps the heuristic's card unless another beats it beyond noise (on the same deals, its
 # gaps to the 16-world search fall from 1.5 to 0.6 pp a hand: docs/performance.md).  A searched
-# contract's run stops at MIXED_PRECISION times the precision asked (a searched deal costs some
-# thousand heuristic playouts).  At MIXED_SEARCHES_ALL players Prise and Garde are searched too: against
-# the deep answers of data/calibration (43 hands), Prise's gaps spread 3.9 pp beyond noise by the
-# heuristic (worst 17.6) and none by the search (worst 5.5); at 4 and 5 players the search is no closer
-# than the heuristic (docs/performance.md).
+# contract's run stops at MIXED_PRECISION[players] times the precision asked (a searched deal costs some
+# thousand heuristic playouts): at 5 players twice, not three times, since Garde sans and contre are
+# often near even odds there, and to +-0.03 the default's own noise alone put some gap beyond +-3 pp on
+# 6% of the calibration's hands (0.4% to +-0.02).  At MIXED_SEARCHES_ALL players Prise and Garde are
+# searched too: against the deep answers of data/calibration (43 hands), Prise's gaps spread 3.9 pp
+# beyond noise by the heuristic (worst 17.6) and none by the search (worst 5.5); at 4 and 5 players the
+# search is no closer than the heuristic (docs/performance.md).
 MIXED = "mixed"
 MIXED_SEARCH = "pimc-prior"
 MIXED_WORLDS = 4
-MIXED_PRECISION = 3.0
+MIXED_PRECISION = {3: 3.0, 4: 3.0, 5: 2.0}
 MIXED_SEARCHES_ALL = (3,)
 
 
@@ -106,13 +108,13 @@ class Settings:
         """The settings a run of ``contract`` (None: the hand passes) at ``players`` players plays with:
         these, except under the mixed model, where Garde sans and Garde contre (every contract at
         ``MIXED_SEARCHES_ALL`` players) are searched (``MIXED_WORLDS`` worlds per decision,
-        ``MIXED_PRECISION`` times the precision asked) and the rest played by the heuristic."""
+        ``MIXED_PRECISION[players]`` times the precision asked) and the rest played by the heuristic."""
         if self.policy != MIXED:
             return self
         if contract is None or (contract.chien_shown and players not in MIXED_SEARCHES_ALL):
             return self.with_(policy="heuristic")
         return self.with_(policy=MIXED_SEARCH, worlds=MIXED_WORLDS,
-                          precision=min(0.5, self.precision * MIXED_PRECISION))
+                          precision=min(0.5, self.precision * MIXED_PRECISION[players]))
 
     def play_model(self, players: int) -> str:
         """The card play behind the numbers at ``players`` players, in words: the policy, with its worlds

@@ -22,7 +22,8 @@ policy_option = click.option("--policy", type=click.Choice(["mixed", "heuristic"
                              help="How the simulated seats play their cards: mixed plays Prise and Garde by the "
                                   "heuristic and searches Garde sans and contre (at 3 players every contract; "
                                   f"{MIXED_WORLDS} worlds per decision "
-                                  f"whatever --worlds, to {MIXED_PRECISION:g} times --precision: seconds); heuristic "
+                                  f"whatever --worlds, to {MIXED_PRECISION[4]:g} times --precision, "
+                                  f"{MIXED_PRECISION[5]:g} at 5 players: seconds); heuristic "
                                   "plays every contract at once (under a second, rougher); pimc searches every card "
                                   "(minutes).")
 # analyze judges one deal's play, whose contract is known: one policy for all of it.
