@@ -8,18 +8,18 @@ import io
 import click
 
 from analyzer import cards as C
-from analyzer.auction import BID_NOISE, bid_token, parse_bids
-from analyzer.bid import bid_advice
-from analyzer.quality.bidcheck import MAX_HANDS, check_bidding
-from analyzer.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
-from analyzer.discard import DEALS as DISCARD_DEALS
-from analyzer.discard import MAX_DEALS as MAX_DISCARD_DEALS
-from analyzer.discard import best_discards, discard_play
+from analyzer.advice.auction import BID_NOISE, bid_token, parse_bids
+from analyzer.advice.bid import bid_advice
+from analyzer.advice.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
+from analyzer.advice.discard import DEALS as DISCARD_DEALS
+from analyzer.advice.discard import MAX_DEALS as MAX_DISCARD_DEALS
+from analyzer.advice.discard import best_discards, discard_play
+from analyzer.advice.odds import contract_odds
 from analyzer.errors import TarotError
 from analyzer.game import discard_options, lowest_poignee
 from analyzer.hand import Hand
 from analyzer.notation import format_cards
-from analyzer.odds import contract_odds
+from analyzer.quality.bidcheck import MAX_HANDS, check_bidding
 from analyzer.rules import Contract, PoigneeLevel
 from analyzer.runs import MAX_DEALS
 from cli.options import (echo_json, finite_number, format_option, jobs_option, players_option, quiet_option,

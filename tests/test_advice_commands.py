@@ -5,7 +5,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from analyzer.choices import call_options, chelem_options, compare, poignee_options
+from analyzer.advice.choices import call_options, chelem_options, compare, poignee_options
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from analyzer.advice.bid import bid_advice
+from analyzer.advice.odds import fixed_hand
 from analyzer.baselines import METHODS, baseline_bid
-from analyzer.bid import bid_advice
 from analyzer.hand import Hand
-from analyzer.odds import fixed_hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings
 from analyzer.sampling import sample_deals

@@ -7,9 +7,9 @@ checked by the commands' own tests: every simulated record is replayed by the re
 import numpy as np
 import pytest
 
+from analyzer.advice.odds import fixed_hand
 from analyzer.baselines import method_id
 from analyzer.hand import Hand
-from analyzer.odds import fixed_hand
 from analyzer.rules import Rules
 from analyzer.runs import searching
 from analyzer.simulate import rules_flags

@@ -7,11 +7,11 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer import cards as C
-from analyzer.auction import check_bids, parse_bids
-from analyzer.bid import bid_advice
+from analyzer.advice.auction import check_bids, parse_bids
+from analyzer.advice.bid import bid_advice
+from analyzer.advice.odds import fixed_hand
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
-from analyzer.odds import fixed_hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings
 from cli.main import main

@@ -10,11 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer import cards as C
-from analyzer.bid import bid_advice
-from analyzer.quality.calibrate import DEEP_SEED, Estimate, Gap, HandCheck, calibrate, gap_summary
+from analyzer.advice.bid import bid_advice
+from analyzer.advice.odds import contract_odds
 from analyzer.errors import SizeLimitError
 from analyzer.hand import Hand
-from analyzer.odds import contract_odds
+from analyzer.quality.calibrate import DEEP_SEED, Estimate, Gap, HandCheck, calibrate, gap_summary
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings
 from analyzer.sampling import random_hands, sample_deals

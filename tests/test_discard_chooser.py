@@ -1,7 +1,7 @@
 """The simulation-based discard chooser: legal candidates, ranked by the taker's expected score."""
 
 from analyzer import cards as C
-from analyzer.discard import best_discards, candidate_discards
+from analyzer.advice.discard import best_discards, candidate_discards
 from analyzer.game import check_discard
 from analyzer.notation import format_cards, parse_mask
 from analyzer.rules import Contract, Rules

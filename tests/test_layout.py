@@ -1,6 +1,7 @@
 """One-way imports (cli -> analyzer -> kernels): kernels import only numpy, numba, kernels and a few
 standard modules; analyzer never imports cli; every jitted kernel is cached; the command line starts
-without the heavy libraries only some commands use."""
+without the heavy libraries only some commands use; no package grows past MAX_MODULES modules (group
+them by concern in a subpackage instead, as analyzer/advice, coach, quality and records do)."""
 
 import ast
 import subprocess
@@ -8,6 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+MAX_MODULES = 25
 
 
 def imported_roots(path: Path) -> set[str]:
@@ -24,6 +26,13 @@ def test_kernels_import_only_numpy_numba_and_kernels():
     allowed = {"numpy", "numba", "kernels", "__future__", "hashlib", "os", "pathlib", "math"}   # math: erfc in nopython
     for path in (ROOT / "kernels").glob("*.py"):
         assert imported_roots(path) <= allowed, (path.name, imported_roots(path) - allowed)
+
+
+def test_no_package_grows_past_max_modules():
+    for package in ("analyzer", "kernels", "cli"):
+        for folder in [ROOT / package, *(p.parent for p in (ROOT / package).rglob("*/__init__.py"))]:
+            modules = [p for p in folder.glob("*.py") if p.name != "__init__.py"]
+            assert len(modules) <= MAX_MODULES, (str(folder.relative_to(ROOT)), len(modules))
 
 
 def test_analyzer_does_not_import_the_cli():

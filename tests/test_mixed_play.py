@@ -6,10 +6,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from analyzer.bid import bid_advice
-from analyzer.discard import best_discards, discard_play
+from analyzer.advice.bid import bid_advice
+from analyzer.advice.discard import best_discards, discard_play
+from analyzer.advice.odds import contract_odds
 from analyzer.hand import Hand
-from analyzer.odds import contract_odds
 from analyzer.rules import Contract, Rules
 from analyzer.runs import MIXED_PRECISION, MIXED_SEARCH, MIXED_WORLDS, Settings
 from cli.main import main

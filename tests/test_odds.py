@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer.auction import BID_NOISE
+from analyzer.advice.auction import BID_NOISE
+from analyzer.advice.odds import contract_odds, fixed_hand, simulate_contract
 from analyzer.baselines import method_id
 from analyzer.hand import Hand
-from analyzer.odds import contract_odds, fixed_hand, simulate_contract
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings
 from cli.main import main

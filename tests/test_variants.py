@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer import cards as C
+from analyzer.advice.odds import simulate_contract
 from analyzer.game import Game, Outcome, Phase
 from analyzer.hand import Hand
-from analyzer.odds import simulate_contract
 from analyzer.records.simulate import simulate_records
 from analyzer.rules import Contract, Rules
 from analyzer.sampling import sample_deals

@@ -12,10 +12,10 @@ to the taker only.
 
 from __future__ import annotations
 
-from analyzer.bid import bid_advice
-from analyzer.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
+from analyzer.advice.bid import bid_advice
+from analyzer.advice.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
+from analyzer.advice.discard import best_discards
 from analyzer.coach.verdicts import Decision, Option
-from analyzer.discard import best_discards
 from analyzer.errors import TarotError
 from analyzer.game import Game, poignee_level
 from analyzer.hand import Hand

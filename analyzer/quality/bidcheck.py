@@ -1,6 +1,6 @@
 """How the simulated bid advice compares with the published point-count methods.
 
-On random hands (first seat to speak, 4 players by default), the advice (``analyzer/bid.py``) and the
+On random hands (first seat to speak, 4 players by default), the advice (``analyzer/advice/bid.py``) and the
 two methods of docs/bidding.md each choose a bid.  The choices are then scored on fresh deals
 (an independent seed, so the advice is not judged on the very deals it chose from), the other seats
 being the same for everybody (duplicate): per hand, the score of the advice's bid minus the score of
@@ -15,8 +15,8 @@ from typing import Callable
 
 import numpy as np
 
+from analyzer.advice.bid import bid_advice
 from analyzer.baselines import METHODS, baseline_contract
-from analyzer.bid import bid_advice
 from analyzer.errors import SizeLimitError
 from analyzer.rules import Rules
 from analyzer.runs import Settings

@@ -38,10 +38,10 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Callable, Iterator
 
-from analyzer.bid import BidAdvice, bid_advice
+from analyzer.advice.bid import BidAdvice, bid_advice
+from analyzer.advice.odds import ContractOdds, OddsResult, contract_odds
 from analyzer.errors import SizeLimitError, TarotError
 from analyzer.hand import Hand
-from analyzer.odds import ContractOdds, OddsResult, contract_odds
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings
 from analyzer.sampling import random_hands

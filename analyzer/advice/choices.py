@@ -16,10 +16,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyzer import cards as C
+from analyzer.advice.odds import simulate_contract
 from analyzer.errors import TarotError
 from analyzer.game import legal_calls
 from analyzer.hand import Hand
-from analyzer.odds import simulate_contract
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings, run_in_chunks
 from analyzer.stats import Mean, Moments, Proportion

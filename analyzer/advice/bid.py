@@ -23,11 +23,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.auction import BID_NOISE, AuctionWeights, bid_token, check_bids, check_noise, earlier_ids
+from analyzer.advice.auction import BID_NOISE, AuctionWeights, bid_token, check_bids, check_noise, earlier_ids
+from analyzer.advice.odds import fixed_hand
+from analyzer.baselines import method_id
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
-from analyzer.baselines import method_id
-from analyzer.odds import fixed_hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import POLICY_IDS, Settings, run_in_chunks
 from analyzer.simulate import rules_flags

@@ -10,7 +10,7 @@ model, Prise and Garde (the heuristic) and Garde sans and contre (a search) run 
 own precision; the searched contracts' deals are the first of the heuristic's.  (At 3 players the mixed
 model searches all four: one group.)  For a seat that speaks after others, the bids made before it
 leave the contracts that outbid them, and weigh each deal by how likely its earlier seats were to bid
-so (``analyzer.auction``, as ``bid`` weighs its deals): every figure is then a weighted mean.
+so (``analyzer.advice.auction``, as ``bid`` weighs its deals): every figure is then a weighted mean.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analyzer import cards as C
-from analyzer.auction import BID_NOISE, AuctionWeights, bid_token, check_bids
+from analyzer.advice.auction import BID_NOISE, AuctionWeights, bid_token, check_bids
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
@@ -159,7 +159,7 @@ def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = 
                   noise: float = BID_NOISE) -> OddsResult:
     """Odds of every contract for ``hand`` held by ``seat`` (0-based), who takes.  With ``bids`` (those
     made before the seat), the contracts that outbid them, on deals weighted by them (``condition``;
-    the earlier seats bid by ``bidding`` with an error of ``noise`` points: ``analyzer.auction``).  The
+    the earlier seats bid by ``bidding`` with an error of ``noise`` points: ``analyzer.advice.auction``).  The
     contracts played alike (``Settings.for_contract``: all of them, but for the mixed model) are run
     together; each group runs to its own precision, its first deals the same as the other groups'."""
     if not 0 <= seat < rules.players:
