@@ -48,9 +48,9 @@ MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; 
 # thousand heuristic playouts): at 5 players twice, not three times, since Garde sans and contre are
 # often near even odds there, and to +-0.03 the default's own noise alone put some gap beyond +-3 pp on
 # 6% of the calibration's hands (0.4% to +-0.02).  At MIXED_SEARCHES_ALL players Prise and Garde are
-# searched too: against the deep answers of data/calibration (43 hands), Prise's gaps spread 3.9 pp
-# beyond noise by the heuristic (worst 17.6) and none by the search (worst 5.5); at 4 and 5 players the
-# search is no closer than the heuristic (docs/performance.md).
+# searched too: against the deep answers of data/calibration (its first 43 hands), Prise's gaps spread
+# 3.9 pp beyond noise by the heuristic (worst 17.6) and none by the search (worst 5.5); at 4 and 5 players
+# the search is no closer than the heuristic (docs/performance.md).
 MIXED = "mixed"
 MIXED_SEARCH = "pimc-prior"
 MIXED_WORLDS = 4

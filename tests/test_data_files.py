@@ -36,7 +36,7 @@ def test_calibration_records_hold_the_seed_s_hands_with_their_deep_answers(playe
     run = settings["calibrate"]
     assert cut is None and (run["players"], run["deep"]["seed"]) == (players, DEEP_SEED)
     assert run["variants"] == Rules(players=players).variants()
-    assert sorted(checks) == list(range(len(checks))) and len(checks) >= 40
+    assert sorted(checks) == list(range(len(checks))) and len(checks) >= 100
     hands = random_hands(Rules(players=players), len(checks), run["seed"])
     assert [checks[i].hand for i in range(len(checks))] == list(hands)
     for check in checks.values():
