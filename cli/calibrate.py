@@ -61,13 +61,12 @@ def calibrate_command(ctx, players, hands, seed, worlds, deals, policy, tested_w
     For each of --hands random hands of seat 1 (dealt from --seed), each contract's probability of
     success by `odds` with the default settings (or those of --policy, --worlds and --precision) next
     to the deep-search one, with their standard errors and the gap, and the recommendation of `bid`
-    under each; then per contract the mean gap, the mean and worst absolute gap and the gaps' spread
-    beyond their noise, the share of hands whose every gap is within ±3 pp (with the shares the runs'
-    noise and the default's own noise alone allow: what a default whose expectation is deep search's
-    would score) or within two
+    under each; then per contract the mean gap, the mean and worst absolute gap, the gaps' spread
+    beyond their noise and the share within ±3 pp with the share the runs' noise alone allows; the
+    share of hands whose every gap is within ±3 pp (with the shares the runs' noise and the default's
+    own noise alone allow: what a default whose expectation is deep search's would score) or within two
     standard errors of the difference, the share whose recommendation agrees, and the seconds per
-    command. The
-    deep runs use deals of their own, so the two estimates are independent.
+    command. The deep runs use deals of their own, so the two estimates are independent.
 
     A hundred hands take hours: with --record FILE each hand is kept as it ends, and the same command
     with --resume goes on where it stopped (or grows the run with a larger --hands); --workers checks
@@ -129,10 +128,13 @@ def _table(result) -> None:
     n = len(result.hands)
     click.echo("")
     click.echo(f"summary over {n} hands (gaps in percentage points: default minus deep)")
-    click.echo(f"  {'contract':<13}{'mean gap':>9}{'mean |gap|':>11}{'worst |gap|':>12}{'spread beyond noise':>20}")
+    within = f"within ±{TOLERANCE * 100:g} pp"
+    click.echo(f"  {'contract':<13}{'mean gap':>9}{'mean |gap|':>11}{'worst |gap|':>12}{'spread beyond noise':>20}"
+               f"{within:>16}{'noise allows':>14}")
     for token, g in s["gaps"].items():
         click.echo(f"  {token:<13}{100 * g['mean']:>+9.1f}{100 * g['mean_abs']:>11.1f}{100 * g['worst_abs']:>12.1f}"
-                   f"{100 * g['spread_beyond_noise']:>20.1f}")
+                   f"{100 * g['spread_beyond_noise']:>20.1f}{g['within_3pp']:>16.0%}"
+                   f"{g['within_3pp_if_unbiased']:>14.0%}")
     for label, key in ((f"every gap within ±{TOLERANCE * 100:g} pp", "share_within_3pp"),
                        (f"every gap within {NOISE_SES:g} se of the difference", "share_within_2se"),
                        ("same recommendation", "share_same_recommendation"),

@@ -168,6 +168,18 @@ def test_the_summary_s_spread_beyond_noise_is_zero_when_noise_explains_the_gaps(
     assert gap_summary(biased)["spread_beyond_noise"] == pytest.approx(math.sqrt(0.01 - 0.0002))
 
 
+def test_the_summary_gives_each_contract_s_share_within_3pp_and_what_the_noise_allows():
+    """Per contract, the share of hands whose gap is within ±3 pp next to the mean chance the noise
+    alone gives it (a gap with a standard error of 0.03 / 1.96 falls within ±3 pp 95% of the time)."""
+    se = 0.03 / Z95 / math.sqrt(2)           # the gap's se: both estimates' combined
+    gaps = [Gap(Contract.PRISE, Estimate(0.40, se), Estimate(0.45, se)),         # 5 pp off
+            Gap(Contract.PRISE, Estimate(0.40, se), Estimate(0.41, se)),         # 1 pp off
+            Gap(Contract.PRISE, Estimate(0.0, 0.0), Estimate(0.0, 0.0))]         # sure: no noise
+    summary = gap_summary(gaps)
+    assert summary["within_3pp"] == pytest.approx(2 / 3)
+    assert summary["within_3pp_if_unbiased"] == pytest.approx((0.95 + 0.95 + 1.0) / 3, abs=1e-4)
+
+
 @pytest.mark.parametrize("args,word", [
     (["--policy", "random"], "--policy"), (["--worlds", "0"], "--worlds"), (["--precision", "0"], "--precision"),
     (["--precision", "nan"], "--precision"),

@@ -86,6 +86,13 @@ class Gap:
     def se(self) -> float:
         return math.hypot(self.default.se, self.deep.se)
 
+    def tolerance_chance(self, default_only: bool = False) -> float:
+        """The chance that this gap would be within the tolerance if the default's expectation were deep
+        search's (the gap then normal around 0 with its standard error; ``default_only``: with the
+        default's own standard error alone, deep search's value taken as exact)."""
+        se = self.default.se if default_only else self.se
+        return math.erf(TOLERANCE / (se * math.sqrt(2))) if se > 0 else 1.0
+
     def as_dict(self) -> dict:
         return {"contract": self.contract.token, "p_default": self.default.p, "se_default": self.default.se,
                 "p_deep": self.deep.p, "se_deep": self.deep.se, "gap": self.gap, "gap_se": self.se}
@@ -142,12 +149,7 @@ class HandCheck:
         by the heuristic, all but the same by the search).  The share of hands within ±3 pp that the
         runs' noise alone allows; ``default_only``: the default's own noise alone (deep search's
         value taken as exact), what its precision allows however many deep deals."""
-        chance = 1.0
-        for g in self.gaps:
-            se = g.default.se if default_only else g.se
-            if g.contract != Contract.GARDE and se > 0:
-                chance *= math.erf(TOLERANCE / (se * math.sqrt(2)))
-        return chance
+        return math.prod(g.tolerance_chance(default_only) for g in self.gaps if g.contract != Contract.GARDE)
 
     @property
     def within_noise(self) -> bool:
@@ -237,12 +239,16 @@ class Calibration:
 
 
 def gap_summary(gaps: list[Gap]) -> dict:
-    """One contract's gaps over the hands: their mean, mean and worst absolute value, and their spread
-    beyond noise, √(max(0, mean gap² − mean se²)) (the root mean square of the true gaps, estimated)."""
+    """One contract's gaps over the hands: their mean, mean and worst absolute value, their spread
+    beyond noise, √(max(0, mean gap² − mean se²)) (the root mean square of the true gaps, estimated), and
+    the share within the tolerance next to the share the runs' noise alone allows: which contract a
+    shortfall of the hands' shares comes from."""
     n = len(gaps)
     excess = sum(g.gap ** 2 - g.se ** 2 for g in gaps) / n
     return {"mean": sum(g.gap for g in gaps) / n, "mean_abs": sum(abs(g.gap) for g in gaps) / n,
-            "worst_abs": max(abs(g.gap) for g in gaps), "spread_beyond_noise": math.sqrt(max(excess, 0.0))}
+            "worst_abs": max(abs(g.gap) for g in gaps), "spread_beyond_noise": math.sqrt(max(excess, 0.0)),
+            "within_3pp": sum(abs(g.gap) <= TOLERANCE for g in gaps) / n,
+            "within_3pp_if_unbiased": sum(g.tolerance_chance() for g in gaps) / n}
 
 
 def _timed(call: Callable[[], object]) -> tuple[object, float]:
