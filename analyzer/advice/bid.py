@@ -113,6 +113,8 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     check_noise(noise)
     hand.check_size(rules.hand_size, rules.players)
     best = check_bids(list(bids), seat)
+    auction = AuctionWeights(tuple(bids), seat, bidding, noise)     # says why no deal fits, if none does
+    method = method_id(bidding)
     options: list[Contract | None] = [None] + [c for c in Contract if best is None or c > best]
     fixed, unseen, slots = fixed_hand(hand, seat, rules.players)
     earlier = earlier_ids(list(bids))
@@ -133,14 +135,14 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
             for k, i in enumerate(indices):
                 out = np.zeros((n, K.BID_SIZE), dtype=np.int64)
                 batch(fixed, unseen, slots, rules.players, seat, earlier, weighted,
-                      0 if options[i] is None else int(options[i]), method_id(bidding), float(noise), policies[i],
+                      0 if options[i] is None else int(options[i]), method, float(noise), policies[i],
                       played[i].worlds, np.uint64(settings.seed), offset, True, flags, out, weights)
                 features[:, column(k, SCORE)] = weights * out[:, K.B_SCORE] / 2      # half-points to points
                 features[:, column(k, WON)] = weights * (out[:, K.B_WON] == 1)
             features[:, WEIGHT] = weights            # the same deals, so the same weights, for every option
             total_weight[0] += weights.sum()
             if total_weight[0] <= 0:
-                raise TarotError(AuctionWeights(tuple(bids), seat, bidding, noise).unexplained(offset + n))
+                raise TarotError(auction.unexplained(offset + n))
             return features
 
         positions = [indices.index(i) for i in watched]
