@@ -7,7 +7,8 @@ import io
 
 import click
 
-from analyzer.quality.calibrate import DEEP_DEALS, DEEP_SEED, DEEP_WORLDS, MAX_HANDS, NOISE_SES, TOLERANCE, calibrate
+from analyzer.quality.calibrate import (DEEP_DEALS, DEEP_SEED, DEEP_WORLDS, MAX_HANDS, NOISE_SES, STREAMS, TOLERANCE,
+                                        calibrate)
 from analyzer.runs import MAX_DEALS, MAX_WORLDS, Settings
 from cli.options import (echo_json, finite_number, format_option, jobs_option, players_option, quiet_option,
                          rules_from, seed_option, variant_option)
@@ -66,7 +67,8 @@ def calibrate_command(ctx, players, hands, seed, worlds, deals, policy, tested_w
     share of hands whose every gap is within ±3 pp (with the shares the runs' noise and the default's
     own noise alone allow: what a default whose expectation is deep search's would score) or within two
     standard errors of the difference, the share whose recommendation agrees, and the seconds per
-    command. The deep runs use deals of their own, so the two estimates are independent.
+    command. Each hand's two runs have seeds of their own, so the two estimates are independent, and
+    so are the hands (with one seed for all, the deals' luck would move every gap alike).
 
     A hundred hands take hours: with --record FILE each hand is kept as it ends, and the same command
     with --resume goes on where it stopped (or grows the run with a larger --hands); --workers checks
@@ -105,11 +107,17 @@ def _table(result) -> None:
     click.echo(f"default: {result.default.play_model(result.players)}, until every probability is within "
                f"±{result.default.precision:g}" + (" (the defaults of odds and bid)" if result.tests_the_defaults else
                                                    " (odds and bid with these settings)"))
-    click.echo(f"deep:    {result.deep.play_model(result.players)}, {result.deep.deals:,} deals (seed {DEEP_SEED})"
+    click.echo(f"deep:    {result.deep.play_model(result.players)}, {result.deep.deals:,} deals"
                + (f", taken from {result.deep_from}" if result.deep_from else ""))
+    if result.deep_streams == STREAMS:
+        click.echo(f"each hand's runs have seeds of their own (from seed {result.default.seed} and from {DEEP_SEED}): "
+                   "the hands' answers are independent")
+    else:
+        click.echo(f"the deep answers were made with seed {DEEP_SEED} for every hand: their deals' luck is common "
+                   "to all the hands and moves every gap alike")
     for i, h in enumerate(result.hands, 1):
         click.echo("")
-        click.echo(f"hand {i}: {h.hand}  ({h.deals_default:,} default deals)")
+        click.echo(f"hand {i}: {h.hand}  ({h.deals_default:,} default deals, seed {h.seed_default})")
         click.echo(f"  {'contract':<13}{'default':>8} {'± se':>5}  {'deep':>7} {'± se':>5}  {'gap':>7} {'± se':>5}")
         for g in h.gaps:
             beyond = f"  beyond ±{100 * TOLERANCE:g} pp"

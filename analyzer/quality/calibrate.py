@@ -47,12 +47,23 @@ from analyzer.runs import Settings
 from analyzer.sampling import random_hands
 from analyzer.stats import Z95
 
-DEEP_SEED = 1            # the deep runs' deals: other streams than the default runs' (seed 0)
+DEEP_SEED = 1            # the deep runs' seeds derive from it (``hand_seed``), the tested runs' from their own
+STREAMS = "per hand"     # a record's deal streams: each hand's runs seeded apart (earlier records: "shared")
 DEEP_WORLDS = 16
 DEEP_DEALS = 200
 TOLERANCE = 0.03         # the target: every probability within ±3 percentage points of deep search
 NOISE_SES = 2.0          # a gap within two standard errors of the difference is what noise explains
 MAX_HANDS = 100_000      # each hand costs about a minute of deep search: more is refused
+
+
+def hand_seed(base: int, index: int) -> int:
+    """The seed of hand ``index``'s run in a calibration seeded ``base``: a SplitMix64 mix of the two,
+    so that each hand's deals are streams of their own, unrelated to another hand's or another base's
+    (a seed below 2^63, as every command takes)."""
+    z = (base * 0x9E3779B97F4A7C15 + index + 1) % 2**64
+    for shift, factor in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):
+        z = ((z ^ (z >> shift)) * factor) % 2**64
+    return (z ^ (z >> 31)) >> 1
 
 
 class CalibrateError(TarotError):
@@ -102,9 +113,10 @@ class Gap:
 class HandCheck:
     """One hand's answers under both settings, as far as the comparison needs them: the deals behind
     each, each contract's two probabilities (``gaps``), the two recommendations, the deep run's score
-    of every bid option against its own best (so that any recommendation can be costed there), and
-    the seconds each command took.  What a record line holds (``as_dict``/``from_dict``); its deep
-    half serves other settings under test (``against``)."""
+    of every bid option against its own best (so that any recommendation can be costed there), the
+    seconds each command took, and the two runs' seeds (``odds HAND --seed S`` gives the default
+    answer again).  What a record line holds (``as_dict``/``from_dict``); its deep half serves other
+    settings under test (``against``)."""
     hand: Hand
     deals_default: int
     deals_deep: int
@@ -113,24 +125,27 @@ class HandCheck:
     recommendation_deep: str
     deep_options: dict[str, tuple[float, float]]   # each bid's deep score minus the deep best's, ± se
     seconds: dict[str, float]                      # "odds default", "odds deep", "bid default", "bid deep"
+    seed_default: int | None          # None: an earlier record's, whose settings line names none
+    seed_deep: int | None
 
     @classmethod
     def of(cls, hand: Hand, default: OddsResult, deep: OddsResult, default_bid: BidAdvice, deep_bid: BidAdvice,
-           seconds: dict[str, float]) -> "HandCheck":
+           seconds: dict[str, float], seeds: tuple[int, int]) -> "HandCheck":
         return cls(hand, default.deals, deep.deals,
                    tuple(Gap(d.contract, Estimate.of(d), Estimate.of(s)) for d, s in zip(default.contracts,
                                                                                         deep.contracts)),
                    default_bid.recommendation.token, deep_bid.recommendation.token,
-                   {o.token: (o.vs_best.mean, o.vs_best.se) for o in deep_bid.options}, seconds)
+                   {o.token: (o.vs_best.mean, o.vs_best.se) for o in deep_bid.options}, seconds, *seeds)
 
-    def against(self, default: OddsResult, default_bid: BidAdvice, seconds: dict[str, float]) -> "HandCheck":
-        """This check's deep answers set against other answers under test (``seconds``: theirs)."""
+    def against(self, default: OddsResult, default_bid: BidAdvice, seconds: dict[str, float],
+                seed: int) -> "HandCheck":
+        """This check's deep answers set against other answers under test (``seconds`` and ``seed``: theirs)."""
         if [d.contract for d in default.contracts] != [g.contract for g in self.gaps]:
             raise CalibrateError("the deep answers are for other contracts than the answers under test")
         return replace(self, deals_default=default.deals,
                        gaps=tuple(Gap(g.contract, Estimate.of(d), g.deep) for d, g in zip(default.contracts,
                                                                                          self.gaps)),
-                       recommendation_default=default_bid.recommendation.token,
+                       recommendation_default=default_bid.recommendation.token, seed_default=seed,
                        seconds={**seconds, **{k: v for k, v in self.seconds.items() if k.endswith(" deep")}})
 
     @property
@@ -174,17 +189,18 @@ class HandCheck:
                 "same_recommendation": self.same_recommendation, "deep_score_difference": cost,
                 "deep_score_difference_se": se, "recommendation_agrees": self.recommendation_agrees,
                 "deep_options": {token: {"vs_best": m, "se": e} for token, (m, e) in self.deep_options.items()},
-                "seconds": dict(self.seconds)}
+                "seconds": dict(self.seconds), "seed_default": self.seed_default, "seed_deep": self.seed_deep}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "HandCheck":
-        """The check ``as_dict`` wrote (the fields derived from the others are computed again)."""
+    def from_dict(cls, data: dict, seeds: tuple[int | None, int | None]) -> "HandCheck":
+        """The check ``as_dict`` wrote (the fields derived from the others are computed again; the seeds,
+        which records written before each hand had its own do not hold, are then ``seeds``)."""
         gaps = tuple(Gap(Contract.parse(g["contract"]), Estimate(g["p_default"], g["se_default"]),
                          Estimate(g["p_deep"], g["se_deep"])) for g in data["contracts"])
         return cls(Hand.parse(data["hand"]), data["deals_default"], data["deals_deep"], gaps,
                    data["recommendation_default"], data["recommendation_deep"],
                    {token: (o["vs_best"], o["se"]) for token, o in data["deep_options"].items()},
-                   dict(data["seconds"]))
+                   dict(data["seconds"]), data.get("seed_default", seeds[0]), data.get("seed_deep", seeds[1]))
 
 
 @dataclass(frozen=True)
@@ -195,6 +211,7 @@ class Calibration:
     deep: Settings
     hands: list[HandCheck]
     deep_from: str | None = None       # the record the deep answers were taken from, if any
+    deep_streams: str = STREAMS        # "shared": that record's deep runs had one seed for every hand
 
     @property
     def players(self) -> int:
@@ -230,10 +247,11 @@ class Calibration:
     def as_dict(self) -> dict:
         return {"players": self.players, "seat": 1, "hands": len(self.hands), "seed": self.seed,
                 "default": {"play_model": self.default.play_model(self.players), "precision": self.default.precision,
-                            "max_deals": self.default.max_deals, "seed": self.default.seed,
+                            "max_deals": self.default.max_deals, "seed": self.default.seed, "streams": STREAMS,
                             "commands_defaults": self.tests_the_defaults},
                 "deep": {"play_model": self.deep.play_model(self.players), "worlds": self.deep.worlds,
-                         "deals": self.deep.deals, "seed": self.deep.seed, "taken_from": self.deep_from},
+                         "deals": self.deep.deals, "seed": self.deep.seed, "streams": self.deep_streams,
+                         "taken_from": self.deep_from},
                 "summary": self.summary(), "per_hand": [h.as_dict() for h in self.hands],
                 "variants": self.rules.variants()}
 
@@ -259,17 +277,18 @@ def _timed(call: Callable[[], object]) -> tuple[object, float]:
 
 def check_hand(hand: Hand, rules: Rules, default: Settings, deep: Settings,
                reference: HandCheck | None = None) -> HandCheck:
-    """One hand through ``odds`` and ``bid`` (seat 1, no earlier bid) under both settings, or under the
-    default's alone against the deep answers of ``reference`` (a check of the same hand)."""
+    """One hand through ``odds`` and ``bid`` (seat 1, no earlier bid) under both settings (the hand's
+    own seeds in them), or under the default's alone against the deep answers of ``reference`` (a
+    check of the same hand)."""
     seconds = {}
     answers = {}
     for name, settings in (("default", default), ("deep", deep))[:1 if reference else 2]:
         answers["odds", name], seconds[f"odds {name}"] = _timed(lambda: contract_odds(hand, rules, 0, settings))
         answers["bid", name], seconds[f"bid {name}"] = _timed(lambda: bid_advice(hand, rules, 0, [], settings))
     if reference:
-        return reference.against(answers["odds", "default"], answers["bid", "default"], seconds)
+        return reference.against(answers["odds", "default"], answers["bid", "default"], seconds, default.seed)
     return HandCheck.of(hand, answers["odds", "default"], answers["odds", "deep"], answers["bid", "default"],
-                        answers["bid", "deep"], seconds)
+                        answers["bid", "deep"], seconds, (default.seed, deep.seed))
 
 
 def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS, deals: int = DEEP_DEALS,
@@ -284,7 +303,8 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
     ``hands``, so a record also grows a run).  ``workers`` > 1 checks that many hands at once, each in
     a process of its own (the same checks; see ``checked``).  ``deep_from`` names a record whose deep
     answers are taken instead of searching again (its deep settings then replace ``worlds`` and
-    ``deals``): any settings can be set against one long deep run in the time of their own."""
+    ``deals``): any settings can be set against one long deep run in the time of their own.  Hand i's
+    runs are seeded ``hand_seed(tested seed, i)`` and ``hand_seed(DEEP_SEED, i)``."""
     if not 1 <= hands <= MAX_HANDS:
         raise SizeLimitError(f"--hands {hands}: expected 1 to {MAX_HANDS:,} hands")
     if workers < 1:
@@ -293,9 +313,9 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
     if workers > 1 and jobs is None:
         jobs = 1                    # a thread per worker: the workers share the cores
     default = (tested or Settings()).with_(jobs=jobs)
-    reference = {}
+    reference, streams = {}, STREAMS
     if deep_from:
-        (worlds, deals), reference = deep_answers(Path(deep_from), rules, seed, hands)
+        (worlds, deals, streams), reference = deep_answers(Path(deep_from), rules, seed, hands)
     deep = Settings(policy="pimc", worlds=worlds, deals=deals, seed=DEEP_SEED, jobs=jobs)
     with record_lock(Path(record) if record else None):
         held = open_record(Path(record), record_settings(rules, seed, default, deep), resume) if record else {}
@@ -309,34 +329,35 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
             if i in held:
                 checks[i] = held[i]
             else:
-                pending.append((i, hand, reference.get(i)))
+                pending.append((i, hand, default.with_(seed=hand_seed(default.seed, i)),
+                                deep.with_(seed=hand_seed(DEEP_SEED, i)), reference.get(i)))
         if progress and checks:
             progress(len(checks), hands)
-        for i, check in checked(pending, rules, default, deep, workers):
+        for i, check in checked(pending, rules, workers):
             if record:
                 append_check(Path(record), i, check)
             checks[i] = check
             if progress:
                 progress(len(checks), hands)
     return Calibration(rules, seed, default, deep, [checks[i] for i in range(hands)],
-                       str(deep_from) if deep_from else None)
+                       str(deep_from) if deep_from else None, streams)
 
 
-def checked(pending: list[tuple[int, Hand, HandCheck | None]], rules: Rules, default: Settings, deep: Settings,
+def checked(pending: list[tuple[int, Hand, Settings, Settings, HandCheck | None]], rules: Rules,
             workers: int) -> Iterator[tuple[int, HandCheck]]:
-    """Each pending (index, hand, reference) with its check, in this process one after the other
-    (``workers`` 1), or in ``workers`` processes of their own, ``workers`` hands at a time, as each
-    ends.  A hand's check does not depend on where it ran (each run's deals come from its seed,
-    whatever the threads), but its seconds do: a worker's are those of its own threads on a machine
-    the others share."""
+    """Each pending (index, hand, default and deep settings, reference) with its check, in this
+    process one after the other (``workers`` 1), or in ``workers`` processes of their own, ``workers``
+    hands at a time, as each ends.  A hand's check does not depend on where it ran (each run's deals
+    come from its seed, whatever the threads), but its seconds do: a worker's are those of its own
+    threads on a machine the others share."""
     if workers == 1 or len(pending) <= 1:
-        for i, hand, reference in pending:
+        for i, hand, default, deep, reference in pending:
             yield i, check_hand(hand, rules, default, deep, reference)
         return
     # spawn, not fork: a forked child would inherit Numba's thread pool in whatever state it is
     with ProcessPoolExecutor(min(workers, len(pending)), mp_context=get_context("spawn")) as pool:
         futures = {pool.submit(check_hand, hand, rules, default, deep, reference): i
-                   for i, hand, reference in pending}
+                   for i, hand, default, deep, reference in pending}
         try:
             for future in as_completed(futures):
                 yield futures[future], future.result()
@@ -345,9 +366,12 @@ def checked(pending: list[tuple[int, Hand, HandCheck | None]], rules: Rules, def
                 future.cancel()
 
 
-def deep_answers(path: Path, rules: Rules, seed: int, hands: int) -> tuple[tuple[int, int], dict[int, HandCheck]]:
-    """The deep settings (worlds, deals) and the checks of a record to take deep answers from: its
-    players, variants and seed must be the run's, and it must hold the first ``hands`` hands."""
+def deep_answers(path: Path, rules: Rules, seed: int,
+                 hands: int) -> tuple[tuple[int, int, str], dict[int, HandCheck]]:
+    """The deep settings (worlds, deals, streams) and the checks of a record to take deep answers from:
+    its players, variants and seed must be the run's, and it must hold the first ``hands`` hands.  A
+    record written before each hand's runs had seeds of their own is taken too, its streams "shared"
+    (said with its answers)."""
     if not path.is_file():
         raise CalibrateError(f"{path}: no such record")
     settings, checks, _ = read_record(path)
@@ -364,7 +388,7 @@ def deep_answers(path: Path, rules: Rules, seed: int, hands: int) -> tuple[tuple
         raise CalibrateError(f"{path}: its settings line names no deep worlds and deals")
     if deep.get("seed") != DEEP_SEED:
         raise CalibrateError(f"{path}: its deep runs used seed {deep.get('seed')}, this version's are {DEEP_SEED}")
-    return (deep["worlds"], deep["deals"]), checks
+    return (deep["worlds"], deep["deals"], held.get("streams", "shared")), checks
 
 
 def _plain(data):
@@ -398,7 +422,7 @@ def record_lock(path: Path | None) -> Iterator[None]:
 
 def record_settings(rules: Rules, seed: int, default: Settings, deep: Settings) -> dict:
     """What a record's hands depend on: its first line, which a resumed run must match."""
-    return {"calibrate": {"players": rules.players, "seed": seed, "variants": rules.variants(),
+    return {"calibrate": {"players": rules.players, "seed": seed, "variants": rules.variants(), "streams": STREAMS,
                           "tested": {"policy": default.policy, "worlds": default.worlds,
                                      "precision": default.precision, "max_deals": default.max_deals,
                                      "seed": default.seed},
@@ -446,11 +470,13 @@ def read_record(path: Path) -> tuple[dict, dict[int, HandCheck], str | None]:
     if not isinstance(settings, dict) or not isinstance(settings.get("calibrate"), dict):
         raise CalibrateError(f"{path} is not a calibrate record (its first line is not one's settings): "
                              "name another record")
+    run = settings["calibrate"]
+    seeds = tuple((run.get(part) if isinstance(run.get(part), dict) else {}).get("seed") for part in ("tested", "deep"))
     checks = {}
     for number, line in enumerate(lines[1:], 2):
         try:
             entry = json.loads(line)
-            checks[entry["index"]] = HandCheck.from_dict(entry)
+            checks[entry["index"]] = HandCheck.from_dict(entry, seeds)
         except (ValueError, KeyError, TypeError):
             raise CalibrateError(f"{path}: line {number} is damaged; remove it to check that hand again") from None
     return settings, checks, whole + "\n" if cut else None
