@@ -38,24 +38,25 @@ MAX_ROLLOUTS = 64
 POLICY_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "pimc": PIMC, "pimc-uniform": PIMC_UNIFORM,
               "pimc-prior": PIMC_PRIOR}
 MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; memory stays flat)
-# The mixed play model (the default): the heuristic for the contracts with a chien, a search of
-# MIXED_WORLDS worlds per decision for Garde sans and Garde contre, whose odds the heuristic misses most
-# (by up to 24 pp on random hands, where such a search comes within the noise of a 16-world one).  The
-# search, MIXED_SEARCH, rolls out to the end (as close as the solver's endings, a third cheaper at 3 and
-# 4 players) and keeps the heuristic's card unless another beats it beyond noise (on the same deals, its
-# gaps to the 16-world search fall from 1.5 to 0.6 pp a hand: docs/performance.md).  A searched
+# The mixed play model (the default): a search, MIXED_SEARCH, for the contracts whose odds the heuristic
+# misses, the heuristic for the others.  The search rolls out to the end (as close as the solver's
+# endings, a third cheaper at 3 and 4 players) and keeps the heuristic's card unless another beats it
+# beyond noise (on the same deals, its gaps to the 16-world search fall from 1.5 to 0.6 pp a hand).
+# MIXED_WORLDS gives its worlds per decision by player count, for Prise and Garde (None: the heuristic
+# plays them) and for Garde sans and Garde contre.  Against deep search (16 worlds, 300 deals a hand,
+# each hand's deals its own; data/calibration, docs/performance.md): the heuristic misses Garde sans
+# and contre by up to 24 pp, which 4 worlds bring within the noise; at 3 players it misses Prise and
+# Garde too (3.9 pp spread beyond noise), which 4 worlds remove; at 4 players its Prise and Garde
+# spread 2.8 pp beyond noise, which 8 worlds bring to 0.5 (12 to none, but a bid then takes up to 11 s);
+# at 5 players a search of Prise and Garde costs too much (8.8 s an odds at 4 worlds).  A searched
 # contract's run stops at MIXED_PRECISION[players] times the precision asked (a searched deal costs some
 # thousand heuristic playouts): at 5 players twice, not three times, since Garde sans and contre are
 # often near even odds there, and to +-0.03 the default's own noise alone put some gap beyond +-3 pp on
-# 6% of the calibration's hands (0.4% to +-0.02).  At MIXED_SEARCHES_ALL players Prise and Garde are
-# searched too: against the deep answers of data/calibration (its first 43 hands), Prise's gaps spread
-# 3.9 pp beyond noise by the heuristic (worst 17.6) and none by the search (worst 5.5); at 4 and 5 players
-# the search is no closer than the heuristic (docs/performance.md).
+# 6% of the calibration's hands (0.4% to +-0.02).
 MIXED = "mixed"
 MIXED_SEARCH = "pimc-prior"
-MIXED_WORLDS = 4
+MIXED_WORLDS: dict[int, tuple[int | None, int]] = {3: (4, 4), 4: (8, 4), 5: (None, 4)}
 MIXED_PRECISION = {3: 3.0, 4: 3.0, 5: 2.0}
-MIXED_SEARCHES_ALL = (3,)
 
 
 @dataclass(frozen=True)
@@ -106,23 +107,22 @@ class Settings:
 
     def for_contract(self, contract: Contract | None, players: int) -> "Settings":
         """The settings a run of ``contract`` (None: the hand passes) at ``players`` players plays with:
-        these, except under the mixed model, where Garde sans and Garde contre (every contract at
-        ``MIXED_SEARCHES_ALL`` players) are searched (``MIXED_WORLDS`` worlds per decision,
-        ``MIXED_PRECISION[players]`` times the precision asked) and the rest played by the heuristic."""
+        these, except under the mixed model, where a contract with a worlds count in ``MIXED_WORLDS`` is
+        searched (those worlds per decision, ``MIXED_PRECISION[players]`` times the precision asked)
+        and the rest (a pass among them) played by the heuristic."""
         if self.policy != MIXED:
             return self
-        if contract is None or (contract.chien_shown and players not in MIXED_SEARCHES_ALL):
+        worlds = None if contract is None else MIXED_WORLDS[players][0 if contract.chien_shown else 1]
+        if worlds is None:
             return self.with_(policy="heuristic")
-        return self.with_(policy=MIXED_SEARCH, worlds=MIXED_WORLDS,
+        return self.with_(policy=MIXED_SEARCH, worlds=worlds,
                           precision=min(0.5, self.precision * MIXED_PRECISION[players]))
 
     def play_model(self, players: int) -> str:
         """The card play behind the numbers at ``players`` players, in words: the policy, with its worlds
         per decision when it searches (e.g. "heuristic", "pimc, 16 worlds per decision")."""
         if self.policy == MIXED:
-            searched = "every contract" if players in MIXED_SEARCHES_ALL else "garde sans and garde contre"
-            kept = "a pass" if players in MIXED_SEARCHES_ALL else "prise and garde"
-            return f"heuristic for {kept}, {MIXED_SEARCH} ({MIXED_WORLDS} worlds per decision) for {searched}"
+            return mixed_play_model(players)
         return f"{self.policy}, {self.worlds:,} worlds per decision" if self.searches else self.policy
 
     def searched_deals(self, deals: int) -> int:
@@ -140,6 +140,19 @@ class Settings:
     def with_(self, **changes) -> "Settings":
         """A copy with some settings changed (e.g. another seed)."""
         return replace(self, **changes)
+
+
+def mixed_play_model(players: int) -> str:
+    """The mixed model at ``players`` players in words, e.g. "heuristic for prise and garde, pimc-prior (4
+    worlds per decision) for garde sans and garde contre"."""
+    taking, other = MIXED_WORLDS[players]
+    if taking is None:
+        return (f"heuristic for prise and garde, {MIXED_SEARCH} ({other} worlds per decision) "
+                "for garde sans and garde contre")
+    if taking == other:
+        return f"heuristic for a pass, {MIXED_SEARCH} ({other} worlds per decision) for every contract"
+    return (f"heuristic for a pass, {MIXED_SEARCH} for prise and garde ({taking} worlds per decision) "
+            f"and for garde sans and garde contre ({other})")
 
 
 def searching(policies: np.ndarray) -> bool:

@@ -30,9 +30,8 @@ CSV_COLUMNS = ["hand_index", "hand", "contract", "p_default", "se_default", "p_d
 @click.option("--policy", type=click.Choice(["mixed", "heuristic", "pimc"]), default=Settings().policy,
               show_default=True,
               help="The answers set against deep search: how their seats play (mixed, the default of odds and bid: "
-                   "the heuristic for Prise and Garde, a few worlds' search for Garde sans and contre, at 3 "
-                   "players for every contract; the heuristic "
-                   "alone; or a search).")
+                   "a search of a few worlds for the contracts the heuristic misses, the heuristic for the others; "
+                   "the heuristic alone; or a search).")
 @click.option("--worlds", "tested_worlds", type=click.IntRange(1, MAX_WORLDS), default=Settings().worlds,
               show_default=True, help="With --policy pimc: the most worlds per decision of those answers.")
 @click.option("--precision", type=click.FloatRange(0.001, 0.5), default=Settings().precision, show_default=True,

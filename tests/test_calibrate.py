@@ -56,7 +56,7 @@ def test_json_shape(report):
     assert len(report["per_hand"]) == 2
     for hand in report["per_hand"]:
         assert [c["contract"] for c in hand["contracts"]] == CONTRACTS
-        assert hand["deals_deep"] == 10 and hand["deals_default"] >= 2000
+        assert hand["deals_deep"] == 10 and hand["deals_default"] >= 100        # a searched chunk at least
         assert hand["recommendation_default"] in ["pass", *CONTRACTS]
     assert [(h["seed_default"], h["seed_deep"]) for h in report["per_hand"]] == [
         (hand_seed(0, i), hand_seed(DEEP_SEED, i)) for i in range(2)]

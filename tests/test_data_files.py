@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.hand import Hand
-from analyzer.quality.calibrate import DEEP_SEED, read_record
+from analyzer.quality.calibrate import DEEP_SEED, hand_seed, read_record
 from analyzer.rules import Contract, Rules
 from analyzer.sampling import random_hands
 
@@ -39,6 +39,9 @@ def test_calibration_records_hold_the_seed_s_hands_with_their_deep_answers(playe
     assert sorted(checks) == list(range(len(checks))) and len(checks) >= 100
     hands = random_hands(Rules(players=players), len(checks), run["seed"])
     assert [checks[i].hand for i in range(len(checks))] == list(hands)
+    if run.get("streams") == "per hand":            # each hand's runs seeded apart, as calibrate seeds them
+        assert all((c.seed_default, c.seed_deep) == (hand_seed(run["tested"]["seed"], i), hand_seed(DEEP_SEED, i))
+                   for i, c in checks.items())
     for check in checks.values():
         assert check.deals_deep == run["deep"]["deals"]
         assert [g.contract for g in check.gaps] == list(Contract)

@@ -94,7 +94,7 @@ def test_a_precision_not_reached_within_max_deals_is_a_one_line_warning():
     mixed = runner.invoke(main, base + ["--max-deals", "50", "--precision", "0.001"])
     lines = mixed.stderr.strip().splitlines()
     assert mixed.exit_code == 0 and len(lines) == 2
-    assert lines[0].startswith("Warning: prise, garde: precision ±0.001 not reached")
+    assert lines[0].startswith("Warning: prise, garde: precision ±0.003 not reached")
     assert lines[1].startswith("Warning: garde-sans, garde-contre: precision ±0.003 not reached")
     reached = runner.invoke(main, base + ["--max-deals", "2000", "--precision", "0.5"])
     fixed = runner.invoke(main, base + ["--deals", "50"])
@@ -126,8 +126,8 @@ def test_the_output_states_the_play_model_and_the_searched_deals(command):
         assert result.exit_code == 0, result.output
         return result.stdout
 
-    mixed = ("heuristic for prise and garde, pimc-prior (4 worlds per decision) for garde sans and garde contre"
-             ", 20 deals (20 searched)")
+    mixed = ("heuristic for a pass, pimc-prior for prise and garde (8 worlds per decision) and for garde sans and "
+             "garde contre (4), 20 deals (20 searched)")
     assert f"\nplay: {mixed}" in run()
     assert "\nplay: heuristic, 20 deals (0 searched)" in run("--policy", "heuristic")
     assert "\nplay: pimc, 2 worlds per decision, 20 deals (20 searched)" in run("--policy", "pimc", "--worlds", "2")
@@ -144,15 +144,17 @@ def test_the_output_states_the_play_model_and_the_searched_deals(command):
                                   ["discard", "--chien", "5C 6C 8C 10C 1H 3H", "--contract", "garde"]],
                          ids=["poignee", "chelem", "discard"])
 def test_the_choice_commands_state_the_play_model_too(args):
-    # Garde: the default (mixed) model plays it by the heuristic
+    # Garde at 4 players: the default (mixed) model searches it (8 worlds), but a discard's candidates,
+    # which the heuristic plays
     hand = str(WEAK) if args[0] == "discard" else "21 20 19 18 17 16 15 14 13 12 11 KS QS KH QH KD QD KC"
     command = [args[0], hand, *args[1:], "--deals", "20", "--seed", "3"]
+    model, searched = ("heuristic", 0) if args[0] == "discard" else ("pimc-prior, 8 worlds per decision", 20)
     runner = CliRunner()
     table = runner.invoke(main, command)
     assert table.exit_code == 0, table.output
-    assert "\nplay: heuristic, 20 deals (0 searched)" in table.stdout
+    assert f"\nplay: {model}, 20 deals ({searched} searched)" in table.stdout
     data = json.loads(runner.invoke(main, [*command, "--format", "json"]).stdout)
-    assert (data["play_model"], data["searched_deals"], data["deals"]) == ("heuristic", 0, 20)
+    assert (data["play_model"], data["searched_deals"], data["deals"]) == (model, searched, 20)
 
 
 # --- odds for a seat that speaks after others ----------------------------------------------------------

@@ -6,11 +6,12 @@ contract, so the contracts are compared on equal terms).  Prise and Garde take t
 with the heuristic; Garde sans and contre count the chien for the taker or the defence; poignées are
 shown when the simulated seats show them.  Runs go in chunks until every reported probability's 95%
 Wilson half-width is at most the precision asked (or a fixed number of deals).  Under the mixed play
-model, Prise and Garde (the heuristic) and Garde sans and contre (a search) run apart, each pair to its
-own precision; the searched contracts' deals are the first of the heuristic's.  (At 3 players the mixed
-model searches all four: one group.)  For a seat that speaks after others, the bids made before it
-leave the contracts that outbid them, and weigh each deal by how likely its earlier seats were to bid
-so (``analyzer.advice.auction``, as ``bid`` weighs its deals): every figure is then a weighted mean.
+model, the contracts played alike (``analyzer.runs.MIXED_WORLDS``: at 5 players Prise and Garde by the
+heuristic, Garde sans and contre by a search; at 4 all four searched, Prise and Garde with more worlds;
+at 3 all four alike) run together, each group to its own precision, on the same first deals.  For a
+seat that speaks after others, the bids made before it leave the contracts that outbid them, and weigh
+each deal by how likely its earlier seats were to bid so (``analyzer.advice.auction``, as ``bid`` weighs
+its deals): every figure is then a weighted mean.
 """
 
 from __future__ import annotations

@@ -318,7 +318,7 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
         (worlds, deals, streams), reference = deep_answers(Path(deep_from), rules, seed, hands)
     deep = Settings(policy="pimc", worlds=worlds, deals=deals, seed=DEEP_SEED, jobs=jobs)
     with record_lock(Path(record) if record else None):
-        held = open_record(Path(record), record_settings(rules, seed, default, deep), resume) if record else {}
+        held = open_record(Path(record), record_settings(rules, seed, default, deep, streams), resume) if record else {}
         checks: dict[int, HandCheck] = {}
         pending = []
         for i, hand in enumerate(random_hands(rules, hands, seed)):
@@ -420,9 +420,10 @@ def record_lock(path: Path | None) -> Iterator[None]:
         yield
 
 
-def record_settings(rules: Rules, seed: int, default: Settings, deep: Settings) -> dict:
-    """What a record's hands depend on: its first line, which a resumed run must match."""
-    return {"calibrate": {"players": rules.players, "seed": seed, "variants": rules.variants(), "streams": STREAMS,
+def record_settings(rules: Rules, seed: int, default: Settings, deep: Settings, streams: str = STREAMS) -> dict:
+    """What a record's hands depend on: its first line, which a resumed run must match (``streams``: its
+    deep answers', "shared" where they come from an earlier record that had one seed for every hand)."""
+    return {"calibrate": {"players": rules.players, "seed": seed, "variants": rules.variants(), "streams": streams,
                           "tested": {"policy": default.policy, "worlds": default.worlds,
                                      "precision": default.precision, "max_deals": default.max_deals,
                                      "seed": default.seed},
