@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from analyzer import cards as C
 from analyzer.advice.bid import bid_advice
-from analyzer.advice.odds import contract_odds
+from analyzer.advice.odds import contract_odds, simulate_contract
 from analyzer.errors import SizeLimitError
 from analyzer.hand import Hand
 from analyzer.quality.calibrate import DEEP_SEED, Estimate, Gap, HandCheck, calibrate, gap_summary, hand_seed
@@ -20,6 +20,7 @@ from analyzer.runs import Settings
 from analyzer.sampling import random_hands, sample_deals
 from analyzer.stats import Z95
 from cli.main import main
+from kernels import playout as K
 from tests.errorline import assert_one_error_line
 
 TINY = ["--hands", "2", "--deep-worlds", "2", "--deep-deals", "10", "--jobs", "1", "--quiet"]
@@ -364,8 +365,6 @@ def test_one_seed_for_every_hand_would_share_the_deals_luck():
     runs, the root mean square of the hands' mean deviation is far above what independent hands allow
     under one seed per run (3.7 to 4.7 times in trials), and within it with a seed per hand (1.0 to 1.2
     times; 1.6 is the 99.8% point of that ratio for independent hands)."""
-    from analyzer.advice.odds import simulate_contract
-    from kernels import playout as K
     rules = Rules(players=4)
     hands = random_hands(rules, 100, 7)
 
