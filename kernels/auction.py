@@ -23,6 +23,7 @@ from kernels.deals import deal_into, stream_state
 from kernels.pimc import play_deal
 from kernels.playout import (F_GOULASH, PARTNER, RESULT_SIZE, R_MADE, STATE_SIZE, deal_to_play,
                              exclude_petit_sec, set_auction)
+from kernels.worlds import splitmix64
 
 # Output columns per deal.
 B_SCORE = 0            # the hand's score, in half-points (a Goulash's may end in .5)
@@ -44,21 +45,30 @@ def bids_likelihood(hs, ht, players, seat, earlier, method, noise):
 
 
 @njit(parallel=True, cache=True)
-def weighted_deals_batch(fixed, unseen, slots, players, seat, earlier, method, noise, exclude, seed, offset, out,
+def weighted_deals_batch(fixed, unseen, slots, players, seat, earlier, method, noise, exclude, seed, deals, out,
                          weights):
-    """Deals ``offset … offset+n-1`` as card places (petit sec excluded when ``exclude``), each with its
-    weight given the earlier bids: the deals the other drivers draw from the same seed and offsets."""
+    """Deals ``deals[i]`` (stream indices) as card places (petit sec excluded when ``exclude``), each
+    with its weight given the earlier bids: the deals the other drivers draw from the same seed and indices."""
     for i in prange(out.shape[0]):
         hs = np.empty(players + 1, dtype=np.uint64)
         ht = np.empty(players + 1, dtype=np.uint64)
-        deal_into(fixed, unseen, slots, players, exclude, stream_state(seed, offset + i), out[i])
+        deal_into(fixed, unseen, slots, players, exclude, stream_state(seed, deals[i]), out[i])
         places_to_words(out[i], players, hs, ht)
         weights[i] = bids_likelihood(hs, ht, players, seat, earlier, method, noise)
 
 
+@njit(parallel=True, cache=True)
+def uniform_draws(seed, offset, out):
+    """One uniform draw in [0, 1) for each of the indices ``offset … offset+n-1`` of streams seeded by
+    ``seed`` (53 bits of the stream's first output)."""
+    for i in prange(out.shape[0]):
+        _, z = splitmix64(stream_state(seed, offset + i))
+        out[i] = (z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
 @njit(cache=True, inline="always")
 def bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds, seed,
-             offset, declare, flags, out, weights, searching):
+             deals, declare, flags, out, weights, searching):
     """``bid_batch``'s deal ``i`` (``searching``: a constant, ``kernels.pimc.play_deal``)."""
     places = np.empty(78, dtype=np.int8)
     hs = np.empty(players + 1, dtype=np.uint64)
@@ -66,7 +76,7 @@ def bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option,
     st = np.empty(STATE_SIZE, dtype=np.int64)
     result = np.empty(RESULT_SIZE, dtype=np.int64)
     trace = np.empty(0, dtype=np.int16)
-    state, _ = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), stream_state(seed, offset + i),
+    state, _ = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), stream_state(seed, deals[i]),
                          places)
     places_to_words(places, players, hs, ht)
     weights[i] = bids_likelihood(hs, ht, players, seat, earlier, method, noise) if condition else 1.0
@@ -98,19 +108,19 @@ def bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option,
 
 @njit(parallel=True, cache=True)
 def bid_batch(fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds,
-              seed, offset, declare, flags, out, weights):
-    """Deals ``offset … offset+n-1`` with the hand's seat bidding ``option`` (0 pass … 4); ``weights``
+              seed, deals, declare, flags, out, weights):
+    """Deals ``deals[i]`` (stream indices: ``kernels/deals.py``) with the hand's seat bidding ``option`` (0 pass … 4); ``weights``
     gets each deal's weight given the earlier bids (1 when not ``condition``); ``flags``: the rule
     variants (``kernels.playout.F_*``)."""
     for i in prange(out.shape[0]):
         bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds,
-                 seed, offset, declare, flags, out, weights, True)
+                 seed, deals, declare, flags, out, weights, True)
 
 
 @njit(parallel=True, cache=True)
 def bid_batch_no_search(fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies,
-                        worlds, seed, offset, declare, flags, out, weights):
+                        worlds, seed, deals, declare, flags, out, weights):
     """``bid_batch`` where no policy searches, without the search compiled in."""
     for i in prange(out.shape[0]):
         bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds,
-                 seed, offset, declare, flags, out, weights, False)
+                 seed, deals, declare, flags, out, weights, False)

@@ -1,7 +1,9 @@
 """Batch drivers: many deals in ``prange``, each writing its own row of preallocated outputs.
 
 Deal ``i`` uses the random stream ``(seed, offset + i)`` (``kernels/deals.py``), so results do not
-depend on the thread count, the scheduling or how a run is cut into chunks.
+depend on the thread count, the scheduling or how a run is cut into chunks; the advice drivers take
+each deal's stream index instead (``deals[i]``), so that a run can play a chosen subset of the deals
+(``analyzer.advice.auction.ThinnedDeals``).
 """
 
 from __future__ import annotations
@@ -132,7 +134,7 @@ def discard_batch_no_search(places, players, taker, contract, discards_s, discar
 
 
 @njit(cache=True, inline="always")
-def advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, offset, declare,
+def advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals, declare,
                 flags, results, searching):
     """``advice_batch``'s deal ``i`` (``searching``: a constant, ``kernels.pimc.play_deal``)."""
     places = np.empty(78, dtype=np.int8)
@@ -140,7 +142,7 @@ def advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, poli
     ht = np.empty(players + 1, dtype=np.uint64)
     st = np.empty(STATE_SIZE, dtype=np.int64)
     trace = np.empty(0, dtype=np.int16)
-    state = stream_state(seed, offset + i)
+    state = stream_state(seed, deals[i])
     state, tries = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), state, places)
     places_to_words(places, players, hs, ht)
     start_with_choices(hs, ht, st, players, taker, contract, choices, flags, declare)
@@ -148,19 +150,19 @@ def advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, poli
 
 
 @njit(parallel=True, cache=True)
-def advice_batch(fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, offset, declare,
+def advice_batch(fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals, declare,
                  flags, results):
-    """Deal (petit sec excluded unless the variant plays it) and play ``results.shape[0]`` deals with
+    """Deal (petit sec excluded unless the variant plays it) and play deals ``deals[i]`` (stream indices) with
     the taker's ``choices`` (``kernels.playout.start_with_choices``); seats whose policy is PIMC search."""
     for i in prange(results.shape[0]):
-        advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, offset,
+        advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals,
                     declare, flags, results, True)
 
 
 @njit(parallel=True, cache=True)
-def advice_batch_no_search(fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, offset,
+def advice_batch_no_search(fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals,
                            declare, flags, results):
     """``advice_batch`` where no policy searches, without the search compiled in."""
     for i in prange(results.shape[0]):
-        advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, offset,
+        advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals,
                     declare, flags, results, False)

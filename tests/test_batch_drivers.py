@@ -35,7 +35,7 @@ def test_advice_drivers_agree(policy):
     out = []
     for driver in (batch.advice_batch, batch.advice_batch_no_search):
         results = np.zeros((300, K.RESULT_SIZE), dtype=np.int64)
-        driver(fixed, unseen, slots, 4, 1, K.GARDE, K.auto_choices(), policies, 8, np.uint64(5), 7, True, FLAGS,
+        driver(fixed, unseen, slots, 4, 1, K.GARDE, K.auto_choices(), policies, 8, np.uint64(5), np.arange(7, 307), True, FLAGS,
                results)
         out.append(results)
     assert np.array_equal(*out) and out[0][:, 1].any()
@@ -50,7 +50,7 @@ def test_bid_drivers_agree():
         rows = np.zeros((300, auction.BID_SIZE), dtype=np.int64)
         weights = np.empty(300)
         driver(fixed, unseen, slots, 4, 2, earlier, True, 2, method_id("tarotclub"), 8.0, policies, 8, np.uint64(3),
-               0, True, FLAGS, rows, weights)
+               np.arange(300), True, FLAGS, rows, weights)
         out.append((rows, weights))
     assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1])
     assert (out[0][0][:, auction.B_WON] >= 0).any()

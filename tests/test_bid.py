@@ -28,8 +28,8 @@ def test_earlier_passes_lower_the_chance_that_an_earlier_seat_holds_the_21():
     n = 20_000
     out = np.empty((n, 78), dtype=np.int8)
     weights = np.empty(n)
-    weighted_deals_batch(fixed, unseen, slots, 4, 2, np.array([0, 0]), TAROTCLUB, 8.0, True, np.uint64(1), 0,
-                         out, weights)
+    weighted_deals_batch(fixed, unseen, slots, 4, 2, np.array([0, 0]), TAROTCLUB, 8.0, True, np.uint64(1),
+                         np.arange(n), out, weights)
     holds = out[:, C.TWENTY_ONE] == 0
     unconditioned = holds.mean()
     passed = (weights * holds).sum() / weights.sum()
@@ -37,8 +37,8 @@ def test_earlier_passes_lower_the_chance_that_an_earlier_seat_holds_the_21():
     assert passed < unconditioned - 0.05
     assert (out[:, list(hand)] == 2).all()                     # the hand itself never moves
     # no earlier bid: every deal weighs 1
-    weighted_deals_batch(fixed, unseen, slots, 4, 0, np.array([0]), TAROTCLUB, 8.0, True, np.uint64(1), 0,
-                         out, weights)
+    weighted_deals_batch(fixed, unseen, slots, 4, 0, np.array([0]), TAROTCLUB, 8.0, True, np.uint64(1),
+                         np.arange(n), out, weights)
     assert (weights == 1).all()
 
 

@@ -127,13 +127,15 @@ def test_progress_counts_rise_across_the_groups():
 
 
 @pytest.mark.parametrize("hand,rules", [(HAND, RULES), (HAND_5, Rules(5))])
-def test_mixed_bid_values_each_option_by_its_play_model(hand, rules):
-    mixed = bid_advice(hand, rules, 1, [None], Settings(policy="mixed", deals=24, seed=4))
+@pytest.mark.parametrize("seat,bids", [(0, []), (1, [None])])
+def test_mixed_bid_values_each_option_by_its_play_model(hand, rules, seat, bids):
+    mixed = bid_advice(hand, rules, seat, bids, Settings(policy="mixed", deals=24, seed=4))
     for got in mixed.options:
-        own = bid_advice(hand, rules, 1, [None], own_model(got.bid, rules.players, deals=24, seed=4))
+        own = bid_advice(hand, rules, seat, bids, own_model(got.bid, rules.players, deals=24, seed=4))
         want = next(o for o in own.options if o.bid == got.bid)
         assert (got.score, got.success) == (want.score, want.success)
-        assert got.vs_best.mean == pytest.approx(got.score.mean - mixed.recommendation.score.mean)
+        if not bids:        # every run on the same 24 deals (weighted, the search's are drawn by their weights)
+            assert got.vs_best.mean == pytest.approx(got.score.mean - mixed.recommendation.score.mean)
     assert (mixed.deals, mixed.searched_deals) == (24, 24)
 
 

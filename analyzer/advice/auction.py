@@ -4,7 +4,8 @@ The seats that spoke first are taken to bid by the bidding model (``docs/bidding
 by default) give or take a normal error of ``noise`` points on their count; a deal drawn with the hand
 fixed weighs the probability that its earlier seats make exactly the bids made (``kernels/auction.py``).
 Weighted means over such deals are the answers given the auction (importance sampling), for ``bid`` and
-for ``odds`` alike.
+for ``odds`` alike.  A searched run plays only deals drawn in proportion to their weights
+(``ThinnedDeals``), so that its costly deals count alike.
 """
 
 from __future__ import annotations
@@ -17,12 +18,24 @@ import numpy as np
 from analyzer.baselines import method_id
 from analyzer.errors import TarotError
 from analyzer.rules import Contract, Rules
-from kernels.auction import weighted_deals_batch
+from kernels.auction import uniform_draws, weighted_deals_batch
 
 # The default error of the earlier bidders around the bidding model, in points of their count: about half
 # the gap between two contracts' thresholds (15 points), so a bid says much about a hand but a bid a
 # few points off the count is not ruled out.
 BID_NOISE = 8.0
+# A searched run on weighted deals keeps deal i with probability min(1, w_i / level) and weighs it
+# max(w_i, level) (rejection sampling: every weighted mean stays unbiased).  Played in full, the deals'
+# weights spread so that a deal counts as 0.40 to 0.55 of an effective one (Kish) after one to three
+# earlier bids (the README's hand after pass, prise: 0.55; after pass, pass, prise: 0.43); kept so,
+# the deals weigh nearly alike and each searched deal counts nearly as a whole one, for a few
+# microseconds of dealing per deal turned away.  The level is the THINNING_QUANTILE of the weights of
+# the first THINNING_SAMPLE deals (over 1% of deals are then kept whatever the auction); the draws
+# come from streams of their own (THINNING_SALT), not the deals' or their play's.
+THINNING_SAMPLE = 4096
+THINNING_QUANTILE = 0.99
+THINNING_SALT = 0x7A11CE5D
+THINNING_BLOCK = 4096        # deals weighed at a time
 
 
 def bid_token(bid: Contract | None) -> str:
@@ -74,14 +87,14 @@ class AuctionWeights:
         check_noise(self.noise)
         method_id(self.bidding)
 
-    def of(self, fixed: np.ndarray, unseen: np.ndarray, slots: np.ndarray, rules: Rules, seed: int, offset: int,
-           n: int) -> np.ndarray:
-        """The weights of deals ``offset … offset+n-1`` of ``seed`` (the deals every driver draws there)."""
-        places = np.empty((n, 78), dtype=np.int8)
-        weights = np.empty(n)
+    def of(self, fixed: np.ndarray, unseen: np.ndarray, slots: np.ndarray, rules: Rules, seed: int,
+           deals: np.ndarray) -> np.ndarray:
+        """The weights of the deals of stream indices ``deals`` of ``seed`` (those every driver draws there)."""
+        places = np.empty((len(deals), 78), dtype=np.int8)
+        weights = np.empty(len(deals))
         weighted_deals_batch(fixed, unseen, slots, rules.players, self.seat, earlier_ids(list(self.bids)),
                              method_id(self.bidding), float(self.noise), rules.petit_sec == "annul", np.uint64(seed),
-                             offset, places, weights)
+                             np.asarray(deals, dtype=np.int64), places, weights)
         return weights
 
     def unexplained(self, deals: int) -> str:
@@ -89,3 +102,42 @@ class AuctionWeights:
         return (f"no deal among the first {deals:,} fits the earlier bids under the bidding model (auction noise "
                 f"{self.noise:g} points): allow more noise (--auction-noise) or drop the conditioning "
                 "(--no-auction-conditioning)")
+
+
+class ThinnedDeals:
+    """The deals of a weighted run drawn in proportion to their weights, for a searched run: deal ``i``
+    (stream index, in order) is kept with probability min(1, w_i / ``level``) and weighs max(w_i,
+    ``level``) (``THINNING_QUANTILE``).  ``take(n)`` gives the next ``n`` kept deals, so how a run is cut
+    into chunks changes nothing.  No level (``None``) when none of the first deals fits the bids: the
+    run then plays every deal as drawn, and stops as any run none of whose deals fits (``unexplained``)."""
+
+    def __init__(self, auction: AuctionWeights, fixed: np.ndarray, unseen: np.ndarray, slots: np.ndarray,
+                 rules: Rules, seed: int):
+        self.auction, self.hand, self.rules, self.seed = auction, (fixed, unseen, slots), rules, seed
+        sample = self.weigh(np.arange(THINNING_SAMPLE))
+        fitting = sample[sample > 0]
+        self.level = float(np.quantile(fitting, THINNING_QUANTILE)) if fitting.size else None
+        self.drawn = 0                         # deals weighed so far
+        self.kept: list[tuple[np.ndarray, np.ndarray]] = []       # kept deals not yet taken, with weights
+
+    def take(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """The next ``n`` kept deals' stream indices and weights (every deal, weights as drawn, without a level)."""
+        if self.level is None:
+            deals = np.arange(self.drawn, self.drawn + n)
+            self.drawn += n
+            return deals, self.weigh(deals)
+        while sum(len(d) for d, _ in self.kept) < n:
+            deals = np.arange(self.drawn, self.drawn + THINNING_BLOCK)
+            weights = self.weigh(deals)
+            draws = np.empty(THINNING_BLOCK)
+            uniform_draws(np.uint64(self.seed ^ THINNING_SALT), self.drawn, draws)
+            keep = draws * self.level < weights
+            self.kept.append((deals[keep], np.maximum(weights[keep], self.level)))
+            self.drawn += THINNING_BLOCK
+        deals, weights = (np.concatenate(parts) for parts in zip(*self.kept))
+        self.kept = [(deals[n:], weights[n:])]
+        return deals[:n], weights[:n]
+
+    def weigh(self, deals: np.ndarray) -> np.ndarray:
+        """The weights of the deals of stream indices ``deals``."""
+        return self.auction.of(*self.hand, self.rules, self.seed, deals)

@@ -13,7 +13,8 @@ Goulash's expected score).  Every option is valued on the same deals, so their d
 measured precisely.  Under the mixed play model (``analyzer.runs.Settings.for_contract``) the options
 played by the heuristic (a pass at least) run to the precision asked and every option runs again on the
 first of those deals, the searched ones searched, until they reach theirs: an option is valued by
-its own play model, and compared with a searched option on the searched deals.  A searched run stops
+its own play model, and compared with a searched option on the searched deals, which are drawn by their
+weights when the deals are weighted (``analyzer.advice.auction.ThinnedDeals``).  A searched run stops
 waiting for an option clearly behind the best (``BEHIND_Z``), whose wider interval is reported as it is.
 """
 
@@ -23,7 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.advice.auction import BID_NOISE, AuctionWeights, bid_token, check_bids, check_noise, earlier_ids
+from analyzer.advice.auction import (BID_NOISE, AuctionWeights, ThinnedDeals, bid_token, check_bids, check_noise,
+                                     earlier_ids)
 from analyzer.advice.odds import fixed_hand
 from analyzer.baselines import method_id
 from analyzer.errors import TarotError
@@ -128,15 +130,19 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
         """The options ``indices`` on the same deals, each played as ``played`` says, until the watched
         ones' probabilities of success are within ``run_settings``' precision."""
         total_weight = [0.0]
+        thinned = ThinnedDeals(auction, fixed, unseen, slots, rules, settings.seed) \
+            if weighted and run_settings.searches else None
 
         def simulate(offset: int, n: int) -> np.ndarray:
             features = np.empty((n, 1 + PER_OPTION * len(indices)))
-            weights = np.empty(n)
+            deals, kept = thinned.take(n) if thinned else (np.arange(offset, offset + n), None)
+            drawn = np.empty(n)
             for k, i in enumerate(indices):
                 out = np.zeros((n, K.BID_SIZE), dtype=np.int64)
                 batch(fixed, unseen, slots, rules.players, seat, earlier, weighted,
                       0 if options[i] is None else int(options[i]), method, float(noise), policies[i],
-                      played[i].worlds, np.uint64(settings.seed), offset, True, flags, out, weights)
+                      played[i].worlds, np.uint64(settings.seed), deals, True, flags, out, drawn)
+                weights = drawn if kept is None else kept      # deals drawn by their weights weigh so
                 features[:, column(k, SCORE)] = weights * out[:, K.B_SCORE] / 2      # half-points to points
                 features[:, column(k, WON)] = weights * (out[:, K.B_WON] == 1)
             features[:, WEIGHT] = weights            # the same deals, so the same weights, for every option

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analyzer import cards as C
-from analyzer.advice.auction import BID_NOISE, AuctionWeights, bid_token, check_bids
+from analyzer.advice.auction import BID_NOISE, AuctionWeights, ThinnedDeals, bid_token, check_bids
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
@@ -98,19 +98,20 @@ def fixed_hand(hand: Hand, seat: int, players: int, extra: dict[int, int] | None
 def simulate_contract(hand: Hand, seat: int, contract: Contract, rules: Rules, policy: str, n: int, seed: int,
                       offset: int = 0, worlds: int = PIMC_WORLDS, declare: bool = True,
                       choices: np.ndarray | None = None, fixed_extra: dict[int, int] | None = None,
-                      search_driver: bool = False) -> np.ndarray:
-    """Result rows (``kernels.playout`` layout) of deals ``offset … offset+n-1`` with the hand's
-    holder taking ``contract`` (``declare``: the seats show the poignées they hold; ``choices``: the
-    taker's choices, ``kernels.playout.start_with_choices``; ``fixed_extra``: more known cards, as
-    {place: mask}, e.g. the chien seen; ``search_driver``: through the driver with the search compiled
-    in even when ``policy`` does not search, ``Settings.may_search``)."""
+                      search_driver: bool = False, deals: np.ndarray | None = None) -> np.ndarray:
+    """Result rows (``kernels.playout`` layout) of deals ``offset … offset+n-1`` (or of stream indices
+    ``deals``, n of them) with the hand's holder taking ``contract`` (``declare``: the seats show the
+    poignées they hold; ``choices``: the taker's choices, ``kernels.playout.start_with_choices``;
+    ``fixed_extra``: more known cards, as {place: mask}, e.g. the chien seen; ``search_driver``: through
+    the driver with the search compiled in even when ``policy`` does not search, ``Settings.may_search``)."""
     players = rules.players
     fixed, unseen, slots = fixed_hand(hand, seat, players, fixed_extra)
     results = np.zeros((n, K.RESULT_SIZE), dtype=np.int64)
     policies = np.full(players, POLICY_IDS[policy], dtype=np.int64)
     batch = advice_batch if search_driver or searching(policies) else advice_batch_no_search
     batch(fixed, unseen, slots, players, seat, int(contract), choices if choices is not None else K.auto_choices(),
-          policies, worlds, np.uint64(seed), offset, declare, rules_flags(rules), results)
+          policies, worlds, np.uint64(seed), np.arange(offset, offset + n) if deals is None else deals, declare,
+          rules_flags(rules), results)
     return results
 
 
@@ -212,20 +213,24 @@ def group_summary(contracts: list[Contract], moments: Moments, weighted: bool) -
 def group_moments(hand: Hand, rules: Rules, seat: int, contracts: list[Contract], settings: Settings,
                   search_driver: bool = False, about: str = "", auction: AuctionWeights | None = None) -> Moments:
     """The moments of ``contracts``' features on the same deals (each times the deal's weight given
-    ``auction``, the weights in the last column, when there is one), until every reported probability
-    is within the settings' precision (or their fixed number of deals; a precision not reached warns,
-    naming ``about``)."""
+    ``auction``, the weights in the last column, when there is one; a searched run's deals then drawn by
+    their weights, ``ThinnedDeals``), until every reported probability is within the settings' precision
+    (or their fixed number of deals; a precision not reached warns, naming ``about``)."""
     fixed, unseen, slots = fixed_hand(hand, seat, rules.players)
     total_weight = [0.0]
+    thinned = ThinnedDeals(auction, fixed, unseen, slots, rules, settings.seed) \
+        if auction is not None and settings.searches else None
 
     def simulate(offset: int, n: int) -> np.ndarray:
+        deals, weights = thinned.take(n) if thinned else (np.arange(offset, offset + n), None)
         features = np.hstack([contract_features(simulate_contract(hand, seat, c, rules, settings.policy, n,
-                                                                  settings.seed, offset, worlds=settings.worlds,
-                                                                  search_driver=search_driver), seat)
+                                                                  settings.seed, worlds=settings.worlds,
+                                                                  search_driver=search_driver, deals=deals), seat)
                               for c in contracts])
         if auction is None:
             return features
-        weights = auction.of(fixed, unseen, slots, rules, settings.seed, offset, n)
+        if weights is None:
+            weights = auction.of(fixed, unseen, slots, rules, settings.seed, deals)
         total_weight[0] += weights.sum()
         if total_weight[0] <= 0:
             raise TarotError(auction.unexplained(offset + n))
