@@ -15,7 +15,7 @@ from kernels.bidding import run_auction
 from kernels.deals import deal_into, stream_state
 from kernels.pimc import play_deal
 from kernels.playout import (CH_DISCARD, CH_DISCARD_S, CH_DISCARD_T, RESULT_SIZE, STATE_SIZE, auto_choices,
-                             deal_to_play, exclude_petit_sec, play_out, start_with_choices)
+                             deal_to_play, exclude_petit_sec, play_out, score_again, start_with_choices)
 
 CHUNK = 256
 
@@ -135,7 +135,7 @@ def discard_batch_no_search(places, players, taker, contract, discards_s, discar
 
 @njit(cache=True, inline="always")
 def advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals, declare,
-                flags, results, searching):
+                flags, results, also, also_results, searching):
     """``advice_batch``'s deal ``i`` (``searching``: a constant, ``kernels.pimc.play_deal``)."""
     places = np.empty(78, dtype=np.int8)
     hs = np.empty(players + 1, dtype=np.uint64)
@@ -147,22 +147,26 @@ def advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, poli
     places_to_words(places, players, hs, ht)
     start_with_choices(hs, ht, st, players, taker, contract, choices, flags, declare)
     play_deal(searching, hs, ht, st, policies, worlds, state, results[i], trace)
+    if also >= 0:
+        score_again(st, results[i], also, also_results[i])
 
 
 @njit(parallel=True, cache=True)
 def advice_batch(fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals, declare,
-                 flags, results):
+                 flags, results, also, also_results):
     """Deal (petit sec excluded unless the variant plays it) and play deals ``deals[i]`` (stream indices) with
-    the taker's ``choices`` (``kernels.playout.start_with_choices``); seats whose policy is PIMC search."""
+    the taker's ``choices`` (``kernels.playout.start_with_choices``); seats whose policy is PIMC search.
+    ``also`` (a contract, or -1): each deal scored as that contract too, into ``also_results``
+    (``kernels.playout.score_again``: Prise as played for Garde, or Garde as played for Prise)."""
     for i in prange(results.shape[0]):
         advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals,
-                    declare, flags, results, True)
+                    declare, flags, results, also, also_results, True)
 
 
 @njit(parallel=True, cache=True)
 def advice_batch_no_search(fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals,
-                           declare, flags, results):
+                           declare, flags, results, also, also_results):
     """``advice_batch`` where no policy searches, without the search compiled in."""
     for i in prange(results.shape[0]):
         advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals,
-                    declare, flags, results, False)
+                    declare, flags, results, also, also_results, False)

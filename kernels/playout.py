@@ -234,6 +234,15 @@ def finish_contract(hs, ht, st, result):
                st[PARTNER], result)
 
 
+@njit(cache=True, inline="always")
+def score_again(st, result, contract, out):
+    """A counted deal's score (``result``, ``st`` at its end) as ``contract`` instead of its own, into
+    ``out``: the same count, petit au bout, chelem and poignées.  Prise and Garde are played alike
+    (the chien taken and put aside the same way), so one play scores both."""
+    score_into(st[PLAYERS], contract, result[R_TAKER_HP], result[R_OUDLERS], result[R_PAB], result[R_CHELEM],
+               st[POIGNEE], st[PAB_FLAT], st[TAKER], st[PARTNER], out)
+
+
 @njit(cache=True)
 def pile_count(pile_s, pile_t):
     """(half-points, oudlers, cards) of a pile of cards given as its two words."""

@@ -8,10 +8,12 @@ shown when the simulated seats show them.  Runs go in chunks until every reporte
 Wilson half-width is at most the precision asked (or a fixed number of deals).  Under the mixed play
 model, the contracts played alike (``analyzer.runs.MIXED_WORLDS``: at 5 players Prise and Garde by the
 heuristic, Garde sans and contre by a search; at 4 all four searched, Prise and Garde with more worlds;
-at 3 all four alike) run together, each group to its own precision, on the same first deals.  For a
-seat that speaks after others, the bids made before it leave the contracts that outbid them, and weigh
-each deal by how likely its earlier seats were to bid so (``analyzer.advice.auction``, as ``bid`` weighs
-its deals): every figure is then a weighted mean.
+at 3 all four alike) run together, each group to its own precision, on the same first deals.  Prise
+and Garde in one group are played once and scored as each (``kernels.playout.score_again``): the
+heuristic plays them alike, and the search's values differ only in the weight of the unmultiplied
+bonuses (poignée, chelem) against the rest.  For a seat that speaks after others, the bids made before
+it leave the contracts that outbid them, and weigh each deal by how likely its earlier seats were to bid
+so (``analyzer.advice.auction``, as ``bid`` weighs its deals): every figure is then a weighted mean.
 """
 
 from __future__ import annotations
@@ -98,12 +100,15 @@ def fixed_hand(hand: Hand, seat: int, players: int, extra: dict[int, int] | None
 def simulate_contract(hand: Hand, seat: int, contract: Contract, rules: Rules, policy: str, n: int, seed: int,
                       offset: int = 0, worlds: int = PIMC_WORLDS, declare: bool = True,
                       choices: np.ndarray | None = None, fixed_extra: dict[int, int] | None = None,
-                      search_driver: bool = False, deals: np.ndarray | None = None) -> np.ndarray:
+                      search_driver: bool = False, deals: np.ndarray | None = None, also: Contract | None = None,
+                      also_rows: np.ndarray | None = None) -> np.ndarray:
     """Result rows (``kernels.playout`` layout) of deals ``offset … offset+n-1`` (or of stream indices
     ``deals``, n of them) with the hand's holder taking ``contract`` (``declare``: the seats show the
     poignées they hold; ``choices``: the taker's choices, ``kernels.playout.start_with_choices``;
     ``fixed_extra``: more known cards, as {place: mask}, e.g. the chien seen; ``search_driver``: through
-    the driver with the search compiled in even when ``policy`` does not search, ``Settings.may_search``)."""
+    the driver with the search compiled in even when ``policy`` does not search, ``Settings.may_search``).
+    ``also``: the same play scored as that contract too, into ``also_rows`` (n rows; Prise and Garde
+    are played alike: ``kernels.playout.score_again``)."""
     players = rules.players
     fixed, unseen, slots = fixed_hand(hand, seat, players, fixed_extra)
     results = np.zeros((n, K.RESULT_SIZE), dtype=np.int64)
@@ -111,7 +116,8 @@ def simulate_contract(hand: Hand, seat: int, contract: Contract, rules: Rules, p
     batch = advice_batch if search_driver or searching(policies) else advice_batch_no_search
     batch(fixed, unseen, slots, players, seat, int(contract), choices if choices is not None else K.auto_choices(),
           policies, worlds, np.uint64(seed), np.arange(offset, offset + n) if deals is None else deals, declare,
-          rules_flags(rules), results)
+          rules_flags(rules), results, -1 if also is None else int(also),
+          np.empty((0, K.RESULT_SIZE), dtype=np.int64) if also_rows is None else also_rows)
     return results
 
 
@@ -215,7 +221,8 @@ def group_moments(hand: Hand, rules: Rules, seat: int, contracts: list[Contract]
     """The moments of ``contracts``' features on the same deals (each times the deal's weight given
     ``auction``, the weights in the last column, when there is one; a searched run's deals then drawn by
     their weights, ``ThinnedDeals``), until every reported probability is within the settings' precision
-    (or their fixed number of deals; a precision not reached warns, naming ``about``)."""
+    (or their fixed number of deals; a precision not reached warns, naming ``about``).  Prise and Garde,
+    when both are in the group, are played once and scored twice (``kernels.playout.score_again``)."""
     fixed, unseen, slots = fixed_hand(hand, seat, rules.players)
     total_weight = [0.0]
     thinned = ThinnedDeals(auction, fixed, unseen, slots, rules, settings.seed) \
@@ -223,10 +230,16 @@ def group_moments(hand: Hand, rules: Rules, seat: int, contracts: list[Contract]
 
     def simulate(offset: int, n: int) -> np.ndarray:
         deals, weights = thinned.take(n) if thinned else (np.arange(offset, offset + n), None)
-        features = np.hstack([contract_features(simulate_contract(hand, seat, c, rules, settings.policy, n,
-                                                                  settings.seed, worlds=settings.worlds,
-                                                                  search_driver=search_driver, deals=deals), seat)
-                              for c in contracts])
+        rows: dict[Contract, np.ndarray] = {}
+        for c in contracts:
+            if c in rows:
+                continue
+            twin = next((t for t in contracts if t is not c and t.chien_shown and c.chien_shown), None)
+            if twin is not None:
+                rows[twin] = np.zeros((n, K.RESULT_SIZE), dtype=np.int64)
+            rows[c] = simulate_contract(hand, seat, c, rules, settings.policy, n, settings.seed, worlds=settings.worlds,
+                                        search_driver=search_driver, deals=deals, also=twin, also_rows=rows.get(twin))
+        features = np.hstack([contract_features(rows[c], seat) for c in contracts])
         if auction is None:
             return features
         if weights is None:
