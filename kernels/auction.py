@@ -21,8 +21,8 @@ from kernels.batch import places_to_words
 from kernels.bidding import bid_probability, finish_auction
 from kernels.deals import deal_into, stream_state
 from kernels.pimc import play_deal
-from kernels.playout import (F_GOULASH, PARTNER, RESULT_SIZE, R_MADE, STATE_SIZE, deal_to_play,
-                             exclude_petit_sec, set_auction)
+from kernels.playout import (F_GOULASH, GARDE, PARTNER, RESULT_SIZE, R_MADE, STATE_SIZE, deal_to_play,
+                             exclude_petit_sec, score_again, set_auction)
 from kernels.worlds import splitmix64
 
 # Output columns per deal.
@@ -67,60 +67,102 @@ def uniform_draws(seed, offset, out):
 
 
 @njit(cache=True, inline="always")
-def bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds, seed,
-             deals, declare, flags, out, weights, searching):
-    """``bid_batch``'s deal ``i`` (``searching``: a constant, ``kernels.pimc.play_deal``)."""
-    places = np.empty(78, dtype=np.int8)
-    hs = np.empty(players + 1, dtype=np.uint64)
-    ht = np.empty(players + 1, dtype=np.uint64)
-    st = np.empty(STATE_SIZE, dtype=np.int64)
-    result = np.empty(RESULT_SIZE, dtype=np.int64)
-    trace = np.empty(0, dtype=np.int16)
-    state, _ = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), stream_state(seed, deals[i]),
-                         places)
-    places_to_words(places, players, hs, ht)
-    weights[i] = bids_likelihood(hs, ht, players, seat, earlier, method, noise) if condition else 1.0
-    bids = np.empty(players, dtype=np.int64)
+def option_auction(hs, ht, players, seat, earlier, option, method, bids):
+    """The auction, into ``bids``, where the hand's seat bids ``option`` (0 pass … 4; a pass when it
+    does not outbid ``earlier``) and the later seats bid by the model; returns (taker or -1, contract)."""
     best = 0
     for s in range(seat):
         bids[s] = earlier[s]
         best = max(best, earlier[s])
     bids[seat] = option if option > best else 0
     taker = finish_auction(hs, ht, players, method, bids, seat + 1)
-    best = bids[taker] if taker >= 0 else 0
-    out[i, B_TAKER] = taker
-    out[i, B_CONTRACT] = best
-    if taker < 0 and flags[F_GOULASH] == 0:
-        out[i, B_SCORE] = 0
-        out[i, B_WON] = -1
-        return
-    deal_to_play(hs, ht, st, players, taker, best, flags, declare)
-    set_auction(st, bids, method)
-    play_deal(searching, hs, ht, st, policies, worlds, state, result, trace)
+    return taker, (bids[taker] if taker >= 0 else 0)
+
+
+@njit(cache=True, inline="always")
+def hand_row(result, seat, taker, partner, row):
+    """The hand's score and success (``B_SCORE``, ``B_WON``) of a played deal's ``result``."""
     if taker < 0:                   # a Goulash: its scores are in half-points already
-        out[i, B_SCORE] = result[seat]
-        out[i, B_WON] = 1 if result[seat] > 0 else 0
+        row[B_SCORE] = result[seat]
+        row[B_WON] = 1 if result[seat] > 0 else 0
         return
-    out[i, B_SCORE] = 2 * result[seat]
-    on_taker_side = seat == taker or seat == st[PARTNER]
-    out[i, B_WON] = 1 if (result[R_MADE] == 1) == on_taker_side else 0
+    row[B_SCORE] = 2 * result[seat]
+    on_taker_side = seat == taker or seat == partner
+    row[B_WON] = 1 if (result[R_MADE] == 1) == on_taker_side else 0
+
+
+@njit(cache=True, inline="always")
+def play_option(hs, ht, players, seat, taker, contract, bids, method, policies, worlds, state, declare, flags, st,
+                result, row, searching):
+    """Play the dealt hands ``hs``/``ht`` (changed) after the auction ``bids`` (``option_auction``),
+    the hand's row into ``row``; ``st`` and ``result`` hold the deal's end (unless thrown in)."""
+    row[B_TAKER] = taker
+    row[B_CONTRACT] = contract
+    if taker < 0 and flags[F_GOULASH] == 0:
+        row[B_SCORE] = 0
+        row[B_WON] = -1
+        return
+    deal_to_play(hs, ht, st, players, taker, contract, flags, declare)
+    set_auction(st, bids, method)
+    play_deal(searching, hs, ht, st, policies, worlds, state, result, np.empty(0, dtype=np.int16))
+    hand_row(result, seat, taker, st[PARTNER], row)
+
+
+@njit(cache=True, inline="always")
+def bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds, seed,
+             deals, declare, flags, out, weights, also, also_out, searching):
+    """``bid_batch``'s deal ``i`` (``searching``: a constant, ``kernels.pimc.play_deal``)."""
+    places = np.empty(78, dtype=np.int8)
+    hs = np.empty(players + 1, dtype=np.uint64)
+    ht = np.empty(players + 1, dtype=np.uint64)
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    result = np.empty(RESULT_SIZE, dtype=np.int64)
+    state, _ = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), stream_state(seed, deals[i]),
+                         places)
+    places_to_words(places, players, hs, ht)
+    weights[i] = bids_likelihood(hs, ht, players, seat, earlier, method, noise) if condition else 1.0
+    dealt_s = hs.copy() if also >= 0 else hs        # the hands as dealt, for the ``also`` option
+    dealt_t = ht.copy() if also >= 0 else ht
+    bids = np.empty(players, dtype=np.int64)
+    taker, contract = option_auction(hs, ht, players, seat, earlier, option, method, bids)
+    play_option(hs, ht, players, seat, taker, contract, bids, method, policies, worlds, state, declare, flags, st,
+                result, out[i], searching)
+    if also < 0:
+        return
+    also_bids = np.empty(players, dtype=np.int64)
+    also_taker, also_contract = option_auction(dealt_s, dealt_t, players, seat, earlier, also, method, also_bids)
+    if also_taker == taker and also_contract == contract:
+        for k in range(BID_SIZE):                 # the same auction's end, so the same play
+            also_out[i, k] = out[i, k]
+    elif also_taker == taker == seat and contract <= GARDE and also_contract <= GARDE:
+        also_result = np.empty(RESULT_SIZE, dtype=np.int64)       # Prise and Garde are played alike
+        score_again(st, result, also_contract, also_result)
+        also_out[i, B_TAKER] = taker
+        also_out[i, B_CONTRACT] = also_contract
+        hand_row(also_result, seat, taker, st[PARTNER], also_out[i])
+    else:
+        play_option(dealt_s, dealt_t, players, seat, also_taker, also_contract, also_bids, method, policies, worlds,
+                    state, declare, flags, st, result, also_out[i], searching)
 
 
 @njit(parallel=True, cache=True)
 def bid_batch(fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds,
-              seed, deals, declare, flags, out, weights):
-    """Deals ``deals[i]`` (stream indices: ``kernels/deals.py``) with the hand's seat bidding ``option`` (0 pass … 4); ``weights``
-    gets each deal's weight given the earlier bids (1 when not ``condition``); ``flags``: the rule
-    variants (``kernels.playout.F_*``)."""
+              seed, deals, declare, flags, out, weights, also, also_out):
+    """Deals ``deals[i]`` (stream indices: ``kernels/deals.py``) with the hand's seat bidding ``option``
+    (0 pass … 4); ``weights`` gets each deal's weight given the earlier bids (1 when not ``condition``);
+    ``flags``: the rule variants (``kernels.playout.F_*``).  ``also`` (an option, or -1): the same
+    deals with the hand bidding that instead, into ``also_out``, played again only where its auction
+    ends otherwise (the same taker and contract: the same play; the hand taking Prise in one and Garde in
+    the other: one play scored as each, ``kernels.playout.score_again``)."""
     for i in prange(out.shape[0]):
         bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds,
-                 seed, deals, declare, flags, out, weights, True)
+                 seed, deals, declare, flags, out, weights, also, also_out, True)
 
 
 @njit(parallel=True, cache=True)
 def bid_batch_no_search(fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies,
-                        worlds, seed, deals, declare, flags, out, weights):
+                        worlds, seed, deals, declare, flags, out, weights, also, also_out):
     """``bid_batch`` where no policy searches, without the search compiled in."""
     for i in prange(out.shape[0]):
         bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds,
-                 seed, deals, declare, flags, out, weights, False)
+                 seed, deals, declare, flags, out, weights, also, also_out, False)

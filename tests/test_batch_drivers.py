@@ -50,7 +50,7 @@ def test_bid_drivers_agree():
         rows = np.zeros((300, auction.BID_SIZE), dtype=np.int64)
         weights = np.empty(300)
         driver(fixed, unseen, slots, 4, 2, earlier, True, 2, method_id("tarotclub"), 8.0, policies, 8, np.uint64(3),
-               np.arange(300), True, FLAGS, rows, weights)
+               np.arange(300), True, FLAGS, rows, weights, -1, np.empty((0, auction.BID_SIZE), dtype=np.int64))
         out.append((rows, weights))
     assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1])
     assert (out[0][0][:, auction.B_WON] >= 0).any()

@@ -1,16 +1,20 @@
-"""Prise and Garde are played once and scored as each (kernels.playout.score_again, odds' groups): the
-heuristic plays the two contracts alike, so Garde's rows scored from Prise's play are exactly those of
-Garde played, poignées, petit au bout and chelem included, under every scoring variant and player
-count; the search's differ only where the unmultiplied bonuses change a card's rank, which the second
-test bounds."""
+"""Prise and Garde are played once and scored as each (kernels.playout.score_again; odds' groups and
+bid's options): the heuristic plays the two contracts alike, so Garde's rows scored from Prise's play
+are exactly those of Garde played, poignées, petit au bout and chelem included, under every scoring
+variant and player count, and bid's Garde option valued beside its Prise option is the option valued
+alone, whether the auction ends the same under both or not; the search's differ only where the
+unmultiplied bonuses change a card's rank, which one test bounds."""
 
 import numpy as np
 import pytest
 
-from analyzer.advice.odds import simulate_contract
+from analyzer.advice.odds import fixed_hand, simulate_contract
+from analyzer.baselines import method_id
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.sampling import sample_deals
+from analyzer.simulate import rules_flags
+from kernels import auction
 from kernels import playout as K
 
 VARIANTS = [{}, {"petit_au_bout": "flat", "poignee_values": "20-40-60"}]
@@ -55,3 +59,28 @@ def test_garde_scored_from_the_prise_search_is_close_to_garde_searched():
         differ += int((garde[:, K.R_MADE] != played[:, K.R_MADE]).sum())
         total += 100
     assert differ <= 0.01 * total
+
+
+@pytest.mark.parametrize("players,seat,earlier", [(3, 0, []), (4, 1, [0]), (4, 2, [0, 1]), (5, 3, [0, 0, 0])])
+@pytest.mark.parametrize("variants", VARIANTS + [{"all_pass": "goulash"}])
+def test_bid_garde_beside_prise_is_garde_alone(players, seat, earlier, variants):
+    rules = Rules(players=players, **variants)
+    flags = rules_flags(rules)
+    policies = np.full(players, K.HEURISTIC, dtype=np.int64)
+    ends = {"both taken": 0, "otherwise": 0}
+    for hand in hands(players, 40, seed=10 + players)[3:9:2]:
+        fixed, unseen, slots = fixed_hand(hand, seat, players)
+        n = 400
+        prise, garde, alone = (np.zeros((n, auction.BID_SIZE), dtype=np.int64) for _ in range(3))
+        weights = np.empty(n)
+        args = (fixed, unseen, slots, players, seat, np.array(earlier or [0], dtype=np.int64), True)
+        rest = (method_id("tarotclub"), 8.0, policies, 4, np.uint64(6), np.arange(n), True, flags)
+        auction.bid_batch_no_search(*args, int(Contract.PRISE), *rest, prise, weights, int(Contract.GARDE), garde)
+        auction.bid_batch_no_search(*args, int(Contract.GARDE), *rest, alone, weights, -1,
+                                    np.empty((0, auction.BID_SIZE), dtype=np.int64))
+        assert np.array_equal(garde, alone)
+        taken = (prise[:, auction.B_TAKER] == seat) & (garde[:, auction.B_TAKER] == seat)
+        ends["both taken"] += int(taken.sum())
+        ends["otherwise"] += int((~taken).sum())
+    assert ends["otherwise"] > 0
+    assert ends["both taken"] > 0 or max(earlier or [0]) >= Contract.PRISE    # after a Prise, Prise is a pass

@@ -10,7 +10,8 @@ the delta method), so any legal auction gets advice: an unlikely one just leaves
 chosen policy from the actual taker's point of view (the hand may end up defending), or thrown in when
 everybody passed (played out as a Goulash under ``all-pass=goulash``, so that ``pass`` is worth the
 Goulash's expected score).  Every option is valued on the same deals, so their differences are
-measured precisely.  Under the mixed play model (``analyzer.runs.Settings.for_contract``) the options
+measured precisely; a deal whose auction ends with the hand taking Prise under one option and Garde
+under the other is played once for both (they are played alike: ``kernels.playout.score_again``).  Under the mixed play model (``analyzer.runs.Settings.for_contract``) the options
 played by the heuristic (a pass at least) run to the precision asked and every option runs again on the
 first of those deals, the searched ones searched, until they reach theirs: an option is valued by
 its own play model, and compared with a searched option on the searched deals, which are drawn by their
@@ -126,6 +127,16 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     policies = [np.full(rules.players, POLICY_IDS[p.policy], dtype=np.int64) for p in played]
     batch = K.bid_batch if settings.may_search else K.bid_batch_no_search     # one driver for every option
 
+    def option_id(i: int) -> int:
+        return 0 if options[i] is None else int(options[i])
+
+    def played_alike(i: int, indices: list[int]) -> int | None:
+        """Garde's index among ``indices`` when option ``i`` is Prise played as Garde is: those deals
+        whose auction ends with the hand taking either are played once (``kernels.auction.bid_batch``)."""
+        if options[i] is not Contract.PRISE:
+            return None
+        return next((j for j in indices if options[j] is Contract.GARDE and played[j] == played[i]), None)
+
     def run(indices: list[int], run_settings: Settings, watched: list[int]) -> Moments:
         """The options ``indices`` on the same deals, each played as ``played`` says, until the watched
         ones' probabilities of success are within ``run_settings``' precision."""
@@ -137,14 +148,22 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
             features = np.empty((n, 1 + PER_OPTION * len(indices)))
             deals, kept = thinned.take(n) if thinned else (np.arange(offset, offset + n), None)
             drawn = np.empty(n)
+            rows: dict[int, np.ndarray] = {}
+            for i in indices:
+                if i in rows:
+                    continue
+                twin = played_alike(i, indices)
+                rows[i] = np.zeros((n, K.BID_SIZE), dtype=np.int64)
+                also = np.zeros((0 if twin is None else n, K.BID_SIZE), dtype=np.int64)
+                batch(fixed, unseen, slots, rules.players, seat, earlier, weighted, option_id(i), method, float(noise),
+                      policies[i], played[i].worlds, np.uint64(settings.seed), deals, True, flags, rows[i], drawn,
+                      -1 if twin is None else option_id(twin), also)
+                if twin is not None:
+                    rows[twin] = also
+            weights = drawn if kept is None else kept      # deals drawn by their weights weigh so
             for k, i in enumerate(indices):
-                out = np.zeros((n, K.BID_SIZE), dtype=np.int64)
-                batch(fixed, unseen, slots, rules.players, seat, earlier, weighted,
-                      0 if options[i] is None else int(options[i]), method, float(noise), policies[i],
-                      played[i].worlds, np.uint64(settings.seed), deals, True, flags, out, drawn)
-                weights = drawn if kept is None else kept      # deals drawn by their weights weigh so
-                features[:, column(k, SCORE)] = weights * out[:, K.B_SCORE] / 2      # half-points to points
-                features[:, column(k, WON)] = weights * (out[:, K.B_WON] == 1)
+                features[:, column(k, SCORE)] = weights * rows[i][:, K.B_SCORE] / 2      # half-points to points
+                features[:, column(k, WON)] = weights * (rows[i][:, K.B_WON] == 1)
             features[:, WEIGHT] = weights            # the same deals, so the same weights, for every option
             total_weight[0] += weights.sum()
             if total_weight[0] <= 0:
