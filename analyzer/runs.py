@@ -47,15 +47,16 @@ MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; 
 # each hand's deals its own; data/calibration, docs/performance.md): the heuristic misses Garde sans
 # and contre by up to 24 pp, which 4 worlds bring within the noise; at 3 players it misses Prise and
 # Garde too (3.9 pp spread beyond noise), which 4 worlds remove; at 4 players its Prise and Garde
-# spread 2.8 pp beyond noise, which 8 worlds bring to 0.5 (12 to none, but a bid then takes up to 11 s);
-# at 5 players a search of Prise and Garde costs too much (8.8 s an odds at 4 worlds).  A searched
+# spread 2.8 pp beyond noise, which 8 worlds bring to 0.5 and 12 to none (worst gap 9.0 -> 6.0 pp,
+# within 2 se 92% -> 96%; a bid 6.1 s at worst once Prise and Garde are played once for both); at 5
+# players a search of Prise and Garde at 4 worlds comes no closer than the heuristic (first 30 hands).  A searched
 # contract's run stops at MIXED_PRECISION[players] times the precision asked (a searched deal costs some
 # thousand heuristic playouts): at 5 players twice, not three times, since Garde sans and contre are
 # often near even odds there, and to +-0.03 the default's own noise alone put some gap beyond +-3 pp on
 # 6% of the calibration's hands (0.4% to +-0.02).
 MIXED = "mixed"
 MIXED_SEARCH = "pimc-prior"
-MIXED_WORLDS: dict[int, tuple[int | None, int]] = {3: (4, 4), 4: (8, 4), 5: (None, 4)}
+MIXED_WORLDS: dict[int, tuple[int | None, int]] = {3: (4, 4), 4: (12, 4), 5: (None, 4)}
 MIXED_PRECISION = {3: 3.0, 4: 3.0, 5: 2.0}
 
 

@@ -126,7 +126,7 @@ def test_the_output_states_the_play_model_and_the_searched_deals(command):
         assert result.exit_code == 0, result.output
         return result.stdout
 
-    mixed = ("heuristic for a pass, pimc-prior for prise and garde (8 worlds per decision) and for garde sans and "
+    mixed = ("heuristic for a pass, pimc-prior for prise and garde (12 worlds per decision) and for garde sans and "
              "garde contre (4), 20 deals (20 searched)")
     assert f"\nplay: {mixed}" in run()
     assert "\nplay: heuristic, 20 deals (0 searched)" in run("--policy", "heuristic")
@@ -144,11 +144,11 @@ def test_the_output_states_the_play_model_and_the_searched_deals(command):
                                   ["discard", "--chien", "5C 6C 8C 10C 1H 3H", "--contract", "garde"]],
                          ids=["poignee", "chelem", "discard"])
 def test_the_choice_commands_state_the_play_model_too(args):
-    # Garde at 4 players: the default (mixed) model searches it (8 worlds), but a discard's candidates,
+    # Garde at 4 players: the default (mixed) model searches it (12 worlds), but a discard's candidates,
     # which the heuristic plays
     hand = str(WEAK) if args[0] == "discard" else "21 20 19 18 17 16 15 14 13 12 11 KS QS KH QH KD QD KC"
     command = [args[0], hand, *args[1:], "--deals", "20", "--seed", "3"]
-    model, searched = ("heuristic", 0) if args[0] == "discard" else ("pimc-prior, 8 worlds per decision", 20)
+    model, searched = ("heuristic", 0) if args[0] == "discard" else ("pimc-prior, 12 worlds per decision", 20)
     runner = CliRunner()
     table = runner.invoke(main, command)
     assert table.exit_code == 0, table.output
