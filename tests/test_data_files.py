@@ -39,9 +39,9 @@ def test_calibration_records_hold_the_seed_s_hands_with_their_deep_answers(playe
     assert sorted(checks) == list(range(len(checks))) and len(checks) >= 100
     hands = random_hands(Rules(players=players), len(checks), run["seed"])
     assert [checks[i].hand for i in range(len(checks))] == list(hands)
-    if run.get("streams") == "per hand":            # each hand's runs seeded apart, as calibrate seeds them
-        assert all((c.seed_default, c.seed_deep) == (hand_seed(run["tested"]["seed"], i), hand_seed(DEEP_SEED, i))
-                   for i, c in checks.items())
+    assert run["streams"] == "per hand"             # each hand's runs seeded apart, as calibrate seeds them
+    assert all((c.seed_default, c.seed_deep) == (hand_seed(run["tested"]["seed"], i), hand_seed(DEEP_SEED, i))
+               for i, c in checks.items())
     for check in checks.values():
         assert check.deals_deep == run["deep"]["deals"]
         assert [g.contract for g in check.gaps] == list(Contract)
