@@ -20,8 +20,8 @@ seed_option = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=
 policy_option = click.option("--policy", type=click.Choice(["mixed", "heuristic", "pimc", "random"]),
                              default=MIXED, show_default=True,
                              help="How the simulated seats play their cards: mixed searches the contracts the "
-                                  "heuristic misses and plays the others by it (at 3 players every contract, "
-                                  f"{MIXED_WORLDS[3][0]} worlds per decision; at 4 Prise and Garde with "
+                                  "heuristic misses and plays the others by it (at 3 players every contract and a "
+                                  f"pass, {MIXED_WORLDS[3][0]} worlds per decision; at 4 Prise and Garde with "
                                   f"{MIXED_WORLDS[4][0]}, Garde sans and contre with {MIXED_WORLDS[4][1]}; at 5 "
                                   f"Garde sans and contre with {MIXED_WORLDS[5][1]}; whatever --worlds, to "
                                   f"{MIXED_PRECISION[4]:g} times --precision, {MIXED_PRECISION[5]:g} at 5 players: "

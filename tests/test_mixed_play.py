@@ -11,7 +11,7 @@ from analyzer.advice.discard import best_discards, discard_play
 from analyzer.advice.odds import contract_odds
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
-from analyzer.runs import MIXED_PRECISION, MIXED_SEARCH, MIXED_WORLDS, Settings
+from analyzer.runs import MIXED_PASS_WORLDS, MIXED_PRECISION, MIXED_SEARCH, MIXED_WORLDS, Settings
 from cli.main import main
 
 HAND = Hand.parse("21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C")
@@ -20,8 +20,8 @@ HAND_5 = Hand.parse("21 18 13 7 2 JS 7S 1S 9H 5H 3H 10D QC JC 4C")      # 5 play
 
 
 def own_model(contract: Contract | None, players: int, **settings) -> Settings:
-    """The settings that play ``contract`` alone as the mixed model plays it (a pass: the heuristic)."""
-    worlds = None if contract is None else MIXED_WORLDS[players][0 if contract.chien_shown else 1]
+    """The settings that play ``contract`` alone (None: a pass) as the mixed model plays it."""
+    worlds = MIXED_PASS_WORLDS[players] if contract is None else MIXED_WORLDS[players][0 if contract.chien_shown else 1]
     return Settings(policy="heuristic", **settings) if worlds is None else \
         Settings(policy=MIXED_SEARCH, worlds=worlds, **settings)
 
@@ -29,8 +29,7 @@ def own_model(contract: Contract | None, players: int, **settings) -> Settings:
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_the_mixed_model_plays_each_contract_as_its_table_says(players):
     mixed = Settings(policy="mixed", precision=0.02, seed=5)
-    assert mixed.for_contract(None, players) == mixed.with_(policy="heuristic")
-    for contract in Contract:
+    for contract in (None, *Contract):
         run, own = mixed.for_contract(contract, players), own_model(contract, players, precision=0.02, seed=5)
         if own.searches:
             assert (run.policy, run.worlds, run.seed, run.searches) == (MIXED_SEARCH, own.worlds, 5, True)
@@ -39,7 +38,7 @@ def test_the_mixed_model_plays_each_contract_as_its_table_says(players):
             assert run == own
     plain = Settings(policy="pimc", worlds=8)
     assert all(plain.for_contract(c, players) is plain for c in (None, *Contract))
-    words = {3: "for every contract", 5: "heuristic for prise and garde",
+    words = {3: "for a pass and every contract", 5: "heuristic for prise and garde",
              4: f"for prise and garde ({MIXED_WORLDS[4][0]} worlds per decision) and for garde sans"}
     assert words[players] in mixed.play_model(players)
 
@@ -51,6 +50,7 @@ def test_the_heuristic_plays_no_contract_at_three_and_four_players_and_prise_and
     assert [own_model(c, 4).searches for c in Contract] == [True] * 4
     assert [own_model(c, 5).searches for c in Contract] == [False, False, True, True]
     assert MIXED_WORLDS[4][0] > MIXED_WORLDS[4][1]          # more worlds for Prise and Garde at 4 players
+    assert [own_model(None, p).searches for p in (3, 4, 5)] == [True, False, False]     # a pass, at 3 only
 
 
 def odds_by_contract(settings, hand=HAND, rules=RULES):
@@ -66,9 +66,9 @@ def test_mixed_odds_are_each_contracts_own_play_models_on_the_same_deals(hand, r
     assert (mixed.deals, mixed.searched_deals) == (30, 30)
 
 
-def test_at_three_players_mixed_odds_and_bids_are_the_search_s_but_a_pass():
-    """At 3 players the mixed model searches Prise and Garde too: every contract's odds and bid value are
-    the search's own on the same deals; a pass is still played by the heuristic."""
+def test_at_three_players_mixed_odds_and_bids_are_the_search_s():
+    """At 3 players the mixed model searches Prise and Garde and a pass too: every contract's odds and
+    every option's bid value are the search's own on the same deals."""
     hand, rules = Hand.parse("21 15 4 3 EX QS 9S 6S 4S 2S KH 10H 6H QD CD 10D KC CC JC 10C 9C 8C 4C 3C"), Rules(3)
     mixed = contract_odds(hand, rules, 0, Settings(policy="mixed", deals=20, seed=2))
     search = contract_odds(hand, rules, 0, Settings(policy=MIXED_SEARCH, worlds=MIXED_WORLDS[3][0], deals=20, seed=2))
@@ -78,10 +78,9 @@ def test_at_three_players_mixed_odds_and_bids_are_the_search_s_but_a_pass():
     def advice(policy):
         return bid_advice(hand, rules, 1, [None], Settings(policy=policy, worlds=MIXED_WORLDS[3][0], deals=16, seed=4))
 
-    mixed, heuristic, search = advice("mixed"), advice("heuristic"), advice(MIXED_SEARCH)
-    for got, fast, deep in zip(mixed.options, heuristic.options, search.options):
-        want = fast if got.bid is None else deep
-        assert (got.score, got.success) == (want.score, want.success)
+    mixed, search = advice("mixed"), advice(MIXED_SEARCH)
+    assert [(o.score, o.success) for o in mixed.options] == [(o.score, o.success) for o in search.options]
+    assert mixed.searched_deals == mixed.deals == 16
 
 
 def test_a_discard_s_candidates_are_played_by_the_heuristic_under_the_mixed_model():

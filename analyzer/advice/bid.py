@@ -13,7 +13,7 @@ Goulash's expected score).  Every option is valued on the same deals, so their d
 measured precisely; a deal whose auction ends with the hand taking Prise under one option and Garde
 under the other is played once for both (they are played alike: ``kernels.playout.score_again``).
 Under the mixed play model (``analyzer.runs.Settings.for_contract``) the options played by the
-heuristic (a pass at least) run to the precision asked and every option runs again on the first of
+heuristic (a pass, but at 3 players) run to the precision asked and every option runs again on the first of
 those deals, the searched ones searched, until they reach theirs: an option is valued by
 its own play model, and compared with a searched option on the searched deals, which are drawn by their
 weights when the deals are weighted (``analyzer.advice.auction.ThinnedDeals``).  A searched run stops
