@@ -11,7 +11,7 @@ import numpy as np
 
 from analyzer.errors import TarotError
 from analyzer.rules import Rules
-from analyzer.runs import MAX_DEALS, MAX_WORLDS, MIXED, MIXED_PRECISION, MIXED_WORLDS, PIMC_WORLDS, Settings
+from analyzer.runs import MAX_DEALS, MAX_WORLDS, MIXED, MIXED_PRECISION, PIMC_WORLDS, Settings, mixed_play_model
 
 players_option = click.option("--players", type=click.Choice(["3", "4", "5"]), default="4", show_default=True,
                               help="Number of players.")
@@ -20,13 +20,11 @@ seed_option = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=
 policy_option = click.option("--policy", type=click.Choice(["mixed", "heuristic", "pimc", "random"]),
                              default=MIXED, show_default=True,
                              help="How the simulated seats play their cards: mixed searches the contracts the "
-                                  "heuristic misses and plays the others by it (at 3 players every contract and a "
-                                  f"pass, {MIXED_WORLDS[3][0]} worlds per decision; at 4 Prise and Garde with "
-                                  f"{MIXED_WORLDS[4][0]}, Garde sans and contre with {MIXED_WORLDS[4][1]}; at 5 "
-                                  f"Garde sans and contre with {MIXED_WORLDS[5][1]}; whatever --worlds, to "
-                                  f"{MIXED_PRECISION[4]:g} times --precision, {MIXED_PRECISION[5]:g} at 5 players: "
-                                  "seconds); heuristic plays every contract at once (under a second, rougher); pimc "
-                                  "searches every card (minutes).")
+                                  "heuristic misses and plays the others by it ("
+                                  + "; ".join(f"at {p} players {mixed_play_model(p)}" for p in (3, 4, 5))
+                                  + f"; whatever --worlds, to {MIXED_PRECISION[4]:g} times --precision, "
+                                  f"{MIXED_PRECISION[5]:g} at 5 players: seconds); heuristic plays every contract "
+                                  "at once (under a second, rougher); pimc searches every card (minutes).")
 # analyze judges one deal's play, whose contract is known: one policy for all of it.
 play_policy_option = click.option("--policy", type=click.Choice(["heuristic", "pimc", "random"]), default="heuristic",
                                   show_default=True, help="How the simulated seats play their cards.")

@@ -35,8 +35,8 @@ def test_advice_drivers_agree(policy):
     out = []
     for driver in (batch.advice_batch, batch.advice_batch_no_search):
         results = np.zeros((300, K.RESULT_SIZE), dtype=np.int64)
-        driver(fixed, unseen, slots, 4, 1, K.GARDE, K.auto_choices(), policies, 8, np.uint64(5), np.arange(7, 307), True, FLAGS,
-               results, -1, np.empty((0, K.RESULT_SIZE), dtype=np.int64))
+        driver(fixed, unseen, slots, 4, 1, K.GARDE, K.auto_choices(), policies, 8, np.uint64(5), np.arange(7, 307),
+               True, FLAGS, results, -1, np.empty((0, K.RESULT_SIZE), dtype=np.int64))
         out.append(results)
     assert np.array_equal(*out) and out[0][:, 1].any()
 

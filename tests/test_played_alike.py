@@ -12,7 +12,7 @@ from analyzer.advice.odds import fixed_hand, simulate_contract
 from analyzer.baselines import method_id
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
-from analyzer.sampling import sample_deals
+from analyzer.sampling import random_hands
 from analyzer.simulate import rules_flags
 from kernels import auction
 from kernels import playout as K
@@ -22,9 +22,7 @@ VARIANTS = [{}, {"petit_au_bout": "flat", "poignee_values": "20-40-60"}]
 
 def hands(players: int, n: int, seed: int) -> list[Hand]:
     """Seat 1's hands of ``n`` random deals, the ones holding most trumps first (poignées are shown)."""
-    places = sample_deals(players, n, seed)
-    found = [Hand.of([c for c in range(78) if places[i, c] == 0]) for i in range(n)]
-    return sorted(found, key=lambda h: -sum(1 for c in h if c >= 56))
+    return sorted(random_hands(Rules(players=players), n, seed), key=lambda h: -sum(1 for c in h if c >= 56))
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])

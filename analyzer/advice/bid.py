@@ -28,7 +28,7 @@ import numpy as np
 
 from analyzer.advice.auction import (BID_NOISE, AuctionWeights, ThinnedDeals, bid_token, check_bids, check_noise,
                                      earlier_ids)
-from analyzer.advice.odds import fixed_hand
+from analyzer.advice.odds import fixed_hand, garde_beside
 from analyzer.baselines import method_id
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
@@ -132,11 +132,11 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
         return 0 if options[i] is None else int(options[i])
 
     def played_alike(i: int, indices: list[int]) -> int | None:
-        """Garde's index among ``indices`` when option ``i`` is Prise played as Garde is: those deals
-        whose auction ends with the hand taking either are played once (``kernels.auction.bid_batch``)."""
-        if options[i] is not Contract.PRISE:
-            return None
-        return next((j for j in indices if options[j] is Contract.GARDE and played[j] == played[i]), None)
+        """Garde's index among ``indices`` when option ``i`` is Prise and both are played alike
+        (``garde_beside``): the deals whose auction ends with the hand taking either are played once
+        (``kernels.auction.bid_batch``)."""
+        twin = garde_beside(options[i], [options[j] for j in indices if played[j] == played[i]])
+        return None if twin is None else options.index(twin)
 
     def run(indices: list[int], run_settings: Settings, watched: list[int]) -> Moments:
         """The options ``indices`` on the same deals, each played as ``played`` says, until the watched

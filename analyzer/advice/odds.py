@@ -121,6 +121,12 @@ def simulate_contract(hand: Hand, seat: int, contract: Contract, rules: Rules, p
     return results
 
 
+def garde_beside(contract: Contract | None, among: list[Contract | None]) -> Contract | None:
+    """Garde, when ``contract`` is Prise and Garde is ``among`` the contracts run with it: one play scores
+    both (they are played alike, ``kernels.playout.score_again``), Prise's play scored as Garde too."""
+    return Contract.GARDE if contract is Contract.PRISE and Contract.GARDE in among else None
+
+
 # Per deal and contract, the features kept (running moments, analyzer.stats.Moments).
 SCORE, MADE, POINTS, PAB_TAKER, PAB_DEFENCE, CHELEM = range(6)
 FEATURES = 6
@@ -234,11 +240,12 @@ def group_moments(hand: Hand, rules: Rules, seat: int, contracts: list[Contract]
         for c in contracts:
             if c in rows:
                 continue
-            twin = next((t for t in contracts if t is not c and t.chien_shown and c.chien_shown), None)
+            twin = garde_beside(c, contracts)
             if twin is not None:
                 rows[twin] = np.zeros((n, K.RESULT_SIZE), dtype=np.int64)
-            rows[c] = simulate_contract(hand, seat, c, rules, settings.policy, n, settings.seed, worlds=settings.worlds,
-                                        search_driver=search_driver, deals=deals, also=twin, also_rows=rows.get(twin))
+            rows[c] = simulate_contract(hand, seat, c, rules, settings.policy, n, settings.seed,
+                                        worlds=settings.worlds, search_driver=search_driver, deals=deals, also=twin,
+                                        also_rows=rows.get(twin))
         features = np.hstack([contract_features(rows[c], seat) for c in contracts])
         if auction is None:
             return features
