@@ -79,7 +79,7 @@ from kernels.playout import (BID_METHOD, BIDS, CALLED, CHIEN_S, CHIEN_T, CONTRAC
                              HEURISTIC, LEADER, NOISY, PARTNER, PARTNER_KNOWN, PETIT_SEC_ANNULLED, PIMC, PLAYED_S,
                              PLAYED_T, PLAYERS, POIGNEE_T, RESULT_SIZE, SHOWN_T, STATE_SIZE, TAKER, TO_THE_END, TRICK,
                              TRICK_LEN, advance, heuristic_at, legal_words, play_out)
-from kernels.worlds import prepare, sample_world, uniform01
+from kernels.worlds import plan_worlds, sample_plan, uniform01
 
 PIMC_UNIFORM = 4       # worlds uniform under the voids, every world rolled out by the heuristic (no solver)
 PIMC_SOLVER = 5        # PIMC_UNIFORM with the endgame solver
@@ -380,20 +380,19 @@ def systematic_counts(weights, n, u, counts):
 
 @njit(cache=True)
 def seat_sampler(hs, ht, st, seat):
-    """What ``sample_world`` needs to deal the worlds ``seat`` cannot tell from the real one: (allowed
-    places per card, then ``kernels.worlds.prepare``'s plan), as one tuple for ``draw_world``."""
+    """The plan (``kernels.worlds.plan_worlds``) of the worlds ``seat`` cannot tell from the real one,
+    for ``draw_world``; the aside is the place it may open (the Kings and trumps that cannot be in it)."""
     players = st[PLAYERS]
     allowed = np.empty(78, dtype=np.int64)
     room = np.empty(players + 1, dtype=np.int64)
     seat_knowledge(hs, ht, st, seat, allowed, room)
-    fixed, constrained, last, _, left, strides, table, start = prepare(allowed, room)
-    return allowed, fixed, constrained, last, strides, left, table, start
+    return plan_worlds(allowed, room, players)
 
 
 @njit(cache=True, inline="always")
 def sample_from(sampler, state, place):
-    allowed, fixed, constrained, last, strides, left, table, start = sampler
-    return sample_world(allowed, fixed, constrained, last, strides, left, table, start, state, place)
+    """One world of ``seat_sampler``'s plan into ``place`` (rejected draws included); returns the RNG state."""
+    return sample_plan(sampler, state, place)
 
 
 @njit(cache=True)

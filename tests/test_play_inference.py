@@ -104,7 +104,7 @@ def test_resampled_worlds_are_worlds_the_seat_cannot_rule_out(players):
         hs, ht, st, start, past, _ = played_from_start(players, rng)
         seat = (st[K.LEADER] + st[K.TRICK_LEN]) % players
         sampler = seat_sampler(hs, ht, st, seat)
-        allowed = sampler[0]
+        allowed = sampler[1]
         kept_s = np.empty((worlds, players + 1), dtype=np.uint64)
         kept_t = np.empty((worlds, players + 1), dtype=np.uint64)
         kept_partner = np.empty(worlds, dtype=np.int64)

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from kernels.worlds import prepare, sample_world
+from kernels.worlds import plan_worlds, prepare, sample_plan, sample_world
 
 
 def _sample(allowed, room, n, seed=1):
@@ -19,6 +19,29 @@ def _sample(allowed, room, n, seed=1):
         state = np.uint64(sample_world(allowed, fixed, constrained, last, strides, left, table, start, state, out))
         worlds.append(tuple(out))
     return worlds, table[start]
+
+
+def _sample_plan(allowed, room, place, n, seed=1):
+    """``n`` worlds drawn from ``plan_worlds``'s plan (``place`` the one it may open), and whether it checks."""
+    plan = plan_worlds(np.asarray(allowed, dtype=np.int64), np.asarray(room, dtype=np.int64), place)
+    out = np.empty(len(allowed), dtype=np.int64)
+    state = np.uint64(seed)
+    worlds = []
+    for _ in range(n):
+        state = np.uint64(sample_plan(plan, state, out))
+        worlds.append(tuple(out))
+    return worlds, plan[0]
+
+
+def _uniform(worlds, valid):
+    """Chi-square of the worlds' frequencies over ``valid`` within 5 standard deviations of its mean."""
+    freq = {v: 0 for v in valid}
+    for w in worlds:
+        freq[w] += 1                     # a KeyError here would be a world breaking a constraint
+    expected = len(worlds) / len(valid)
+    chi2 = sum((f - expected) ** 2 / expected for f in freq.values())
+    dof = len(valid) - 1
+    return abs(chi2 - dof) < 5 * math.sqrt(2 * dof)
 
 
 def _valid(allowed, room):
@@ -80,3 +103,41 @@ def test_impossible_constraints_have_no_world():
     assert count == 0
     _, count = _sample([0b01, 0b11, 0b11], [1, 1, 1] [:2], 0)
     assert count == 0
+
+
+def test_a_place_opened_and_its_draws_rejected_stays_uniform():
+    # Place 3 (the aside: two free slots) is closed to four of the nine cards that may go elsewhere, as
+    # Kings and trumps are to a discard; the plan opens it and draws again the worlds breaking it.
+    allowed = [0b1111, 0b1111, 0b1111, 0b1111, 0b1111, 0b0111, 0b0111, 0b0011, 0b0110, 0b1000]
+    room = [2, 3, 2, 3]
+    valid = _valid(allowed, room)
+    worlds, checked = _sample_plan(allowed, room, 3, 100_000, seed=5)
+    assert checked
+    assert _uniform(worlds, valid)
+
+
+def test_a_place_closed_to_most_cards_is_planned_exactly():
+    # Four slots free in place 2 and only four of ten cards may go there: a draw would be kept too
+    # rarely, so the plan is the exact one (no check), and uniform.
+    allowed = [0b111, 0b111, 0b111, 0b111, 0b011, 0b011, 0b011, 0b011, 0b011, 0b011]
+    room = [3, 3, 4]
+    worlds, checked = _sample_plan(allowed, room, 2, 20_000, seed=6)
+    assert not checked
+    assert _uniform(worlds, _valid(allowed, room))
+
+
+def test_draws_all_rejected_fall_back_to_the_exact_plan():
+    # Place 1 holds 5 cards and only 5 of 30 may go there: one world meets the constraints, one in
+    # 142,506 of the opened place's.  The estimated chance rules the opening out; forced anyway, the
+    # RELAX_TRIES draws are nearly always all rejected and the exact plan draws the one world.
+    allowed = np.array([0b11] * 5 + [0b01] * 25, dtype=np.int64)
+    room = np.array([25, 5], dtype=np.int64)
+    assert not plan_worlds(allowed, room, 1)[0]
+    loose = allowed | 0b10
+    fixed, constrained, last, _, left, strides, table, start = prepare(loose, room)
+    forced = (True, allowed, loose, room, fixed, constrained, last, strides, left, table, start)
+    out = np.empty(30, dtype=np.int64)
+    state = np.uint64(7)
+    for _ in range(50):
+        state = np.uint64(sample_plan(forced, state, out))
+        assert list(out) == [1] * 5 + [0] * 25
