@@ -256,7 +256,10 @@ def plan_worlds(allowed, room, place):
                 closed += 1
     chance = 1.0
     for i in range(max(free, 0)):
-        chance *= max(may - i, 0) / (may + closed - i)
+        if may - i <= 0:
+            chance = 0.0             # the place cannot be filled from the cards that may go there
+            break
+        chance *= (may - i) / (may + closed - i)
     loose = allowed.copy()
     check = closed > 0 and chance >= RELAX_MIN_CHANCE
     if check:

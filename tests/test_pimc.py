@@ -136,7 +136,7 @@ def test_worlds_drawn_by_rejection_follow_the_exact_plan(players):
             continue
         if checked == 4:
             break
-        check, allowed, _, room, *_ = plan
+        _, allowed, _, room, *_ = plan
         fixed, constrained, last, _, left, strides, table, start = prepare(allowed, room)
         exact = (False, allowed, allowed, room, fixed, constrained, last, strides, left, table, start)
         counts = []
