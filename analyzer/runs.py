@@ -49,7 +49,9 @@ MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; 
 # Garde too (3.9 pp spread beyond noise), which 4 worlds remove; at 4 players its Prise and Garde
 # spread 2.8 pp beyond noise, which 8 worlds bring to 0.5 and 12 to none (worst gap 9.0 -> 6.0 pp,
 # within 2 se 92% -> 96%; a bid 6.1 s at worst once Prise and Garde are played once for both); at 5
-# players a search of Prise and Garde at 4 worlds comes no closer than the heuristic (first 30 hands).  A searched
+# players a 4-world search of Prise comes within 0.4 pp of deep search's play where the heuristic is 1.5
+# pp off (the same deals), but is worth its noise only to +-0.02, and an odds then takes up to 10.9 s,
+# so the heuristic plays them there (docs/performance.md, "Against the deep search's play").  A searched
 # contract's run stops at MIXED_PRECISION[players] times the precision asked (a searched deal costs some
 # thousand heuristic playouts): at 5 players twice, not three times, since Garde sans and contre are
 # often near even odds there, and to +-0.03 the default's own noise alone put some gap beyond +-3 pp on

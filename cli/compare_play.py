@@ -48,11 +48,11 @@ def compare_play_command(players, deals, side, play, by, top, seed, bidding, wor
     """Where the heuristic's card play differs from the search's, and what it costs.
 
     Deals are dealt and bid at random and played by the heuristic (the default answers' play model
-    for Prise and Garde at 5 players, and for a pass at 4 and 5), or with --play search by the search. At
-    each decision of --side with more than one legal card, the heuristic's card is set against the search's (pimc, --worlds worlds). Where they
-    differ, both cards are played on the same --eval-worlds fresh worlds and the deal finished by the
-    heuristic: the cost is the search's card's gain in the deciding seat's own score (at 4 players a
-    defender's score is a third of the taker's).
+    for Prise and Garde at 5 players, and for a pass at 4 and 5), or with --play search by the search.
+    At each decision of --side with more than one legal card, the heuristic's card is set against the
+    search's (pimc, --worlds worlds). Where they differ, both cards are played on the same --eval-worlds
+    fresh worlds and the deal finished by the heuristic: the cost is the search's card's gain in the
+    deciding seat's own score (at 4 players a defender's score is a third of the taker's).
     The table gives, per group, the decisions, how many differ, their mean cost with its standard
     error, and the cost per deal played: the situations where a better heuristic would gain most."""
     rules = rules_from(players, variants)

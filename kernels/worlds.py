@@ -260,8 +260,8 @@ def plan_worlds(allowed, room, place):
             chance = 0.0             # the place cannot be filled from the cards that may go there
             break
         chance *= (may - i) / (may + closed - i)
-    loose = allowed.copy()
     check = closed > 0 and chance >= RELAX_MIN_CHANCE
+    loose = allowed.copy() if check else allowed
     if check:
         for card in range(allowed.shape[0]):
             if popcount_small(allowed[card]) > 1:
