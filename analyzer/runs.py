@@ -48,24 +48,30 @@ MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; 
 # and contre by up to 24 pp, which 4 worlds bring within the noise; at 3 players it misses Prise and
 # Garde too (3.9 pp spread beyond noise), which 4 worlds remove; at 4 players its Prise and Garde
 # spread 2.8 pp beyond noise, which 8 worlds bring to 0.5 and 12 to none (worst gap 9.0 -> 6.0 pp,
-# within 2 se 92% -> 96%; a bid 6.1 s at worst once Prise and Garde are played once for both); at 5
-# players a 4-world search of Prise comes within 0.4 pp of deep search's play where the heuristic is 1.5
-# pp off (the same deals), but is worth its noise only to +-0.02, and an odds then takes up to 10.9 s,
-# so the heuristic plays them there (docs/performance.md, "Against the deep search's play").  A searched
-# contract's run stops at MIXED_PRECISION[players] times the precision asked (a searched deal costs some
-# thousand heuristic playouts): at 5 players twice, not three times, since Garde sans and contre are
-# often near even odds there, and to +-0.03 the default's own noise alone put some gap beyond +-3 pp on
-# 6% of the calibration's hands (0.4% to +-0.02).
+# within 2 se 92% -> 96%); at 5 players 2.3 pp, which a 4-world search brings within 0.4 pp of deep
+# search's play on the same deals (docs/performance.md, "Against the deep search's play"), in the
+# seconds since the heuristic's play became the search's control variate (below).  A searched
+# contract's run stops at MIXED_PRECISION times the precision asked (a searched deal costs some
+# thousand heuristic playouts; to +-0.025 by default, the default's own noise alone puts some gap
+# beyond +-3 pp on 1.3 to 2.9% of the calibration's hands, 4 to 6% to +-0.03; to +-0.02 a 5-player
+# command took up to 10 s).
 MIXED = "mixed"
 MIXED_SEARCH = "pimc-prior"
-MIXED_WORLDS: dict[int, tuple[int | None, int]] = {3: (4, 4), 4: (12, 4), 5: (None, 4)}
+MIXED_WORLDS: dict[int, tuple[int | None, int]] = {3: (4, 4), 4: (12, 4), 5: (4, 4)}
+MIXED_PRECISION = 2.5
 # A pass's worlds by player count (None: the heuristic plays the deals where the hand passes).  At 3
 # players the heuristic's defence, when the hand passes and another seat takes, loses more than deep
 # search's: passing was worth about 10 points less by it on hands where Prise is marginal, and the
 # recommendation agreed with deep search's on 91% of the calibration's hands; searched, 98% (a bid
 # 4.9 s on average, 6.7 at worst, against 2.8 and 5.2).
 MIXED_PASS_WORLDS: dict[int, int | None] = {3: 4, 4: None, 5: None}
-MIXED_PRECISION = {3: 3.0, 4: 3.0, 5: 2.0}
+# A searched run of the mixed model plays its deals by the heuristic too and takes that play as a control
+# variate (``analyzer.stats.Moments.controlled``): its mean comes from a heuristic run of its own (another
+# seed, so the two are independent) to CONTROL_SHARE of the searched run's precision.  The two plays of a
+# deal agree often enough that the searched deals needed for a precision fall by a quarter to a third
+# (Prise's probability: variance left 0.75, 0.69, 0.69 at 3, 4, 5 players; docs/performance.md).
+CONTROL_SHARE = 0.5
+CONTROL_SALT = 0x2545F4914F6CDD1D
 
 
 @dataclass(frozen=True)
@@ -73,8 +79,9 @@ class Settings:
     """How a simulation runs, shared by every advice analysis (odds, bid, choices, discard): the card-play policy
     (or the mixed model, which picks one per contract: ``for_contract``) and its PIMC worlds per decision, a
     fixed number of deals or a target precision (the widest 95% half-width of the reported probabilities) with a
-    deal limit, the seed, the threads, and an optional progress callback ``progress(done, total or None)``.
-    Checked when built."""
+    deal limit, the seed, the threads, whether a searched run takes the heuristic's play of its deals as a
+    control variate (``control``: set by ``for_contract``, run by ``control_run``), and an optional progress
+    callback ``progress(done, total or None)``.  Checked when built."""
 
     policy: str = MIXED
     worlds: int = PIMC_WORLDS
@@ -83,6 +90,7 @@ class Settings:
     max_deals: int = 200_000
     seed: int = 0
     jobs: int | None = None
+    control: bool = False
     progress: Callable[[int, int | None], None] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -117,16 +125,29 @@ class Settings:
     def for_contract(self, contract: Contract | None, players: int) -> "Settings":
         """The settings a run of ``contract`` (None: the hand passes) at ``players`` players plays with:
         these, except under the mixed model, where a contract with a worlds count in ``MIXED_WORLDS`` is
-        searched (those worlds per decision, ``MIXED_PRECISION[players]`` times the precision asked),
-        and a pass too where ``MIXED_PASS_WORLDS`` gives it worlds; the rest played by the heuristic."""
+        searched (those worlds per decision, ``MIXED_PRECISION`` times the precision asked, the
+        heuristic's play a control variate), and a pass too where ``MIXED_PASS_WORLDS`` gives it worlds;
+        the rest played by the heuristic."""
         if self.policy != MIXED:
             return self
         worlds = MIXED_PASS_WORLDS[players] if contract is None else \
             MIXED_WORLDS[players][0 if contract.chien_shown else 1]
         if worlds is None:
             return self.with_(policy="heuristic")
-        return self.with_(policy=MIXED_SEARCH, worlds=worlds,
-                          precision=min(0.5, self.precision * MIXED_PRECISION[players]))
+        return self.with_(policy=MIXED_SEARCH, worlds=worlds, control=True,
+                          precision=min(0.5, self.precision * MIXED_PRECISION))
+
+    @property
+    def controlled(self) -> bool:
+        """Whether a run of these settings is searched with the heuristic's play as control variate: one
+        to a precision (a fixed number of deals asked for plays those deals, and nothing beside them)."""
+        return self.control and self.searches and self.deals is None
+
+    def control_run(self) -> "Settings":
+        """The run that measures the control variate's mean for a run of these settings: the heuristic, on
+        deals of their own (another seed), to ``CONTROL_SHARE`` of this run's precision."""
+        return self.with_(policy="heuristic", control=False, deals=None, seed=self.seed ^ CONTROL_SALT,
+                          precision=self.precision * CONTROL_SHARE)
 
     def play_model(self, players: int) -> str:
         """The card play behind the numbers at ``players`` players, in words: the policy, with its worlds
@@ -190,12 +211,13 @@ def threads(jobs: int | None) -> Iterator[None]:
 
 
 def run_in_chunks(simulate: Callable[[int, int], np.ndarray], features: int, settings: "Settings",
-                  widest: Callable[[Moments], float], about: str = "") -> Moments:
+                  widest: Callable[[Moments], float], about: str = "", warn: bool = True) -> Moments:
     """Call ``simulate(offset, n)`` (one row of ``features`` per deal) chunk after chunk and keep their
     running moments: ``settings.deals`` deals, or (``deals`` None) until ``widest(moments) <=
     settings.precision`` or ``settings.max_deals``; stopping at ``max_deals`` first warns
-    ``PrecisionNotReached``, naming what the run was ``about`` (e.g. the contracts it plays, where a
-    command runs several to precisions of their own)."""
+    ``PrecisionNotReached`` (unless not to ``warn``: a control run, whose shortfall the figures it
+    controls carry), naming what the run was ``about`` (e.g. the contracts it plays, where a command
+    runs several to precisions of their own)."""
     chunk = PIMC_CHUNK if settings.searches else CHUNK
     deals = settings.deals
     target = deals if deals is not None else settings.max_deals
@@ -211,7 +233,7 @@ def run_in_chunks(simulate: Callable[[int, int], np.ndarray], features: int, set
                 if width <= settings.precision:
                     break
         else:
-            if deals is None:
+            if deals is None and warn:
                 warnings.warn(f"{about + ': ' if about else ''}"
                               f"precision ±{settings.precision:g} not reached in {moments.n:,} deals (the limit): "
                               f"the widest 95% interval is ±{width:.3f}", PrecisionNotReached, stacklevel=2)

@@ -46,9 +46,11 @@ def score_legend(players: int) -> str:
     return f"score: the taker's expected score for the deal (each defender loses {share})."
 
 
-def play_line(play_model: str, deals: int, searched: int) -> str:
-    """The play model behind the numbers and how many deals were played with search, in one line."""
-    return f"play: {play_model}, {deals:,} deals ({searched:,} searched)"
+def play_line(play_model: str, deals: int, searched: int, control: int = 0) -> str:
+    """The play model behind the numbers and how many deals were played with search (and, where the
+    heuristic's play of them was their control variate, how many deals measured its mean), in one line."""
+    controlled = f"; the heuristic's play of them a control variate, its mean from {control:,} deals" if control else ""
+    return f"play: {play_model}, {deals:,} deals ({searched:,} searched{controlled})"
 
 
 def _setup(hand, players, seat, variants):
@@ -112,7 +114,7 @@ def odds(hand, bids, bidding, noise, no_conditioning, players, seat, settings, v
         return
     earlier = "" if result.bids is None else "; bids before: " + (", ".join(map(bid_token, result.bids)) or "none")
     click.echo(f"{result.hand}  (seat {seat} of {result.players}{earlier})")
-    click.echo(play_line(result.play_model, result.deals, result.searched_deals)
+    click.echo(play_line(result.play_model, result.deals, result.searched_deals, result.control_deals)
                + (f"; weighted by the earlier bids, worth {result.effective_deals:,.0f} deals"
                   if result.auction_noise is not None else ""))
     if result.called is not None:
@@ -159,7 +161,7 @@ def bid(hand, bids, bidding, noise, no_conditioning, players, seat, settings, va
     weighing = (f"; weighted by the earlier bids, worth {advice.effective_deals:,.0f} deals"
                 if advice.seat and not no_conditioning else "")
     click.echo(f"{advice.hand}  (seat {seat} of {advice.players}; bids before: {earlier})")
-    click.echo(play_line(advice.play_model, advice.deals, advice.searched_deals) + weighing)
+    click.echo(play_line(advice.play_model, advice.deals, advice.searched_deals, advice.control_deals) + weighing)
     click.echo(f"{'bid':<13}{'score':>9} {'± se':>6}  {'side wins':>9}  95% interval")
     for r in rows:
         mark = "  <- best" if r["bid"] == advice.recommendation.token else ""

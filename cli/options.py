@@ -22,8 +22,9 @@ policy_option = click.option("--policy", type=click.Choice(["mixed", "heuristic"
                              help="How the simulated seats play their cards: mixed searches the contracts the "
                                   "heuristic misses and plays the others by it ("
                                   + "; ".join(f"at {p} players {mixed_play_model(p)}" for p in (3, 4, 5))
-                                  + f"; whatever --worlds, to {MIXED_PRECISION[4]:g} times --precision, "
-                                  f"{MIXED_PRECISION[5]:g} at 5 players: seconds); heuristic plays every contract "
+                                  + f"; whatever --worlds, to {MIXED_PRECISION:g} times --precision, the "
+                                  "heuristic's play of the same deals a control variate: seconds); heuristic plays "
+                                  "every contract "
                                   "at once (under a second, rougher); pimc searches every card (minutes).")
 # analyze judges one deal's play, whose contract is known: one policy for all of it.
 play_policy_option = click.option("--policy", type=click.Choice(["heuristic", "pimc", "random"]), default="heuristic",

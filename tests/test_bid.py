@@ -106,7 +106,7 @@ def test_a_precision_not_reached_names_the_options_of_its_run():
     lines = result.stderr.strip().splitlines()
     assert result.exit_code == 0 and len(lines) == 2
     assert lines[0].startswith("Warning: pass: precision ±0.001 not reached in 50 deals")      # at 4 players
-    assert lines[1].startswith("Warning: prise, garde, garde-sans, garde-contre: precision ±0.003 not reached in 50 "
+    assert lines[1].startswith("Warning: prise, garde, garde-sans, garde-contre: precision ±0.0025 not reached in 50 "
                                "deals")                                             # every bid searched
     plain = CliRunner().invoke(main, ["bid", str(STRONG), "--max-deals", "50", "--precision", "0.001", "--quiet",
                                       "--seed", "1", "--policy", "heuristic"])

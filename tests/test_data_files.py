@@ -30,13 +30,14 @@ def test_example_hand_is_valid(row):
             Contract.parse(b)
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
-def test_calibration_records_hold_the_seed_s_hands_with_their_deep_answers(players):
-    settings, checks, cut = read_record(DATA / "calibration" / f"calibrate-{players}p.jsonl")
+@pytest.mark.parametrize("name,players,hands", [("calibrate-3p", 3, 100), ("calibrate-4p", 4, 100),
+                                                ("calibrate-5p", 5, 100), ("calibrate-4p-deep2000", 4, 16)])
+def test_calibration_records_hold_the_seed_s_hands_with_their_deep_answers(name, players, hands):
+    settings, checks, cut = read_record(DATA / "calibration" / f"{name}.jsonl")
     run = settings["calibrate"]
     assert cut is None and (run["players"], run["deep"]["seed"]) == (players, DEEP_SEED)
     assert run["variants"] == Rules(players=players).variants()
-    assert sorted(checks) == list(range(len(checks))) and len(checks) >= 100
+    assert sorted(checks) == list(range(len(checks))) and len(checks) >= hands
     hands = random_hands(Rules(players=players), len(checks), run["seed"])
     assert [checks[i].hand for i in range(len(checks))] == list(hands)
     assert run["streams"] == "per hand"             # each hand's runs seeded apart, as calibrate seeds them

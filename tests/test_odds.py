@@ -94,8 +94,8 @@ def test_a_precision_not_reached_within_max_deals_is_a_one_line_warning():
     mixed = runner.invoke(main, base + ["--max-deals", "50", "--precision", "0.001"])
     lines = mixed.stderr.strip().splitlines()
     assert mixed.exit_code == 0 and len(lines) == 2
-    assert lines[0].startswith("Warning: prise, garde: precision ±0.003 not reached")
-    assert lines[1].startswith("Warning: garde-sans, garde-contre: precision ±0.003 not reached")
+    assert lines[0].startswith("Warning: prise, garde: precision ±0.0025 not reached")
+    assert lines[1].startswith("Warning: garde-sans, garde-contre: precision ±0.0025 not reached")
     reached = runner.invoke(main, base + ["--max-deals", "2000", "--precision", "0.5"])
     fixed = runner.invoke(main, base + ["--deals", "50"])
     assert reached.exit_code == fixed.exit_code == 0

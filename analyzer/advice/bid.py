@@ -16,8 +16,10 @@ Under the mixed play model (``analyzer.runs.Settings.for_contract``) the options
 heuristic (a pass, but at 3 players) run to the precision asked and every option runs again on the first of
 those deals, the searched ones searched, until they reach theirs: an option is valued by
 its own play model, and compared with a searched option on the searched deals, which are drawn by their
-weights when the deals are weighted (``analyzer.advice.auction.ThinnedDeals``).  A searched run stops
-waiting for an option clearly behind the best (``BEHIND_Z``), whose wider interval is reported as it is.
+weights when the deals are weighted (``analyzer.advice.auction.ThinnedDeals``).  A searched option's
+deals are played by the heuristic too, as its control variate, whose means a control run measures first
+(every option by the heuristic, on deals of its own: ``OptionRun``).  A searched run stops waiting for
+an option clearly behind the best (``BEHIND_Z``), whose wider interval is reported as it is.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ class BidAdvice:
     noise: float = 0.0                # the earlier bidders' error around the model, in points (when weighted)
     play_model: str = "heuristic"     # the card play behind the numbers (``Settings.play_model``)
     searched_deals: int = 0           # deals played with search
+    control_deals: int = 0            # the heuristic's deals of the control run (none without one)
 
     @property
     def recommendation(self) -> BidOption:
@@ -91,7 +94,7 @@ class BidAdvice:
                 "bids": [bid_token(b) for b in self.earlier],
                 "recommendation": self.recommendation.token, "reason": self.reason(),
                 "margin": self.margin.mean, "margin_se": self.margin.se, "play_model": self.play_model,
-                "deals": self.deals, "searched_deals": self.searched_deals,
+                "deals": self.deals, "searched_deals": self.searched_deals, "control_deals": self.control_deals,
                 "effective_deals": self.effective_deals, "auction_noise": self.noise,
                 "options": [o.as_dict() for o in self.options]}
 
@@ -138,98 +141,157 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
         twin = garde_beside(options[i], [options[j] for j in indices if played[j] == played[i]])
         return None if twin is None else options.index(twin)
 
-    def run(indices: list[int], run_settings: Settings, watched: list[int]) -> Moments:
-        """The options ``indices`` on the same deals, each played as ``played`` says, until the watched
-        ones' probabilities of success are within ``run_settings``' precision."""
+    def run(indices: list[int], run_settings: Settings, watched: list[int], reference: Moments | None = None,
+            heuristic: bool = False) -> OptionRun:
+        """The options ``indices`` on the same deals, each played as ``played`` says (``heuristic``: every
+        one by the heuristic, a control run), until the watched ones' probabilities of success are within
+        ``run_settings``' precision.  Given the control run's moments ``reference``, the options searched
+        with a control variate are played by the heuristic too, their figures controlled by it."""
         total_weight = [0.0]
-        thinned = ThinnedDeals(auction, fixed, unseen, slots, rules, settings.seed) \
+        thinned = ThinnedDeals(auction, fixed, unseen, slots, rules, run_settings.seed) \
             if weighted and run_settings.searches else None
+        controls = [i for i in indices if played[i].controlled] if reference is not None else []
+        ids = {i: heuristic_ids if heuristic else policies[i] for i in indices}
 
-        def simulate(offset: int, n: int) -> np.ndarray:
-            features = np.empty((n, 1 + PER_OPTION * len(indices)))
-            deals, kept = thinned.take(n) if thinned else (np.arange(offset, offset + n), None)
-            drawn = np.empty(n)
+        def play(deals: np.ndarray, n: int, chosen: list[int], ids: dict[int, np.ndarray],
+                 drawn: np.ndarray) -> dict[int, np.ndarray]:
+            """The bid kernel's rows of options ``chosen`` on ``deals``, each played by the policies ``ids[i]``."""
             rows: dict[int, np.ndarray] = {}
-            for i in indices:
+            for i in chosen:
                 if i in rows:
                     continue
-                twin = played_alike(i, indices)
+                twin = played_alike(i, chosen)
                 rows[i] = np.zeros((n, K.BID_SIZE), dtype=np.int64)
                 also = np.zeros((0 if twin is None else n, K.BID_SIZE), dtype=np.int64)
                 batch(fixed, unseen, slots, rules.players, seat, earlier, weighted, option_id(i), method, float(noise),
-                      policies[i], played[i].worlds, np.uint64(settings.seed), deals, True, flags, rows[i], drawn,
+                      ids[i], played[i].worlds, np.uint64(run_settings.seed), deals, True, flags, rows[i], drawn,
                       -1 if twin is None else option_id(twin), also)
                 if twin is not None:
                     rows[twin] = also
+            return rows
+
+        def simulate(offset: int, n: int) -> np.ndarray:
+            features = np.empty((n, 1 + PER_OPTION * (len(indices) + len(controls))))
+            deals, kept = thinned.take(n) if thinned else (np.arange(offset, offset + n), None)
+            drawn = np.empty(n)
+            rows = play(deals, n, indices, ids, drawn)
+            control_rows = play(deals, n, controls, {i: heuristic_ids for i in controls}, np.empty(n))
             weights = drawn if kept is None else kept      # deals drawn by their weights weigh so
-            for k, i in enumerate(indices):
-                features[:, column(k, SCORE)] = weights * rows[i][:, K.B_SCORE] / 2      # half-points to points
-                features[:, column(k, WON)] = weights * (rows[i][:, K.B_WON] == 1)
+            for k, (i, source) in enumerate([(i, rows) for i in indices] + [(i, control_rows) for i in controls]):
+                features[:, column(k, SCORE)] = weights * source[i][:, K.B_SCORE] / 2      # half-points to points
+                features[:, column(k, WON)] = weights * (source[i][:, K.B_WON] == 1)
             features[:, WEIGHT] = weights            # the same deals, so the same weights, for every option
             total_weight[0] += weights.sum()
             if total_weight[0] <= 0:
                 raise TarotError(auction.unexplained(offset + n))
             return features
 
-        positions = [indices.index(i) for i in watched]
-
         def widest(m: Moments) -> float:
             """The widest half-width of the watched options' success, but for a searched run's options
             clearly behind the best (``BEHIND_Z`` standard errors of their difference on the same deals):
             their wider intervals are reported as they are, and the search's time goes where it decides."""
-            scores = [m.ratio({column(k, SCORE): 1.0}, WEIGHT).mean for k in range(len(indices))]
-            lead = max(range(len(indices)), key=lambda k: scores[k])
+            done = OptionRun(indices, m, controls, reference)
+            scores = {i: done.score({i: 1.0}).mean for i in indices}
+            lead = max(indices, key=lambda i: scores[i])
             widths = [0.0]
-            for k in positions:
-                if run_settings.searches and k != lead:
-                    behind = m.ratio({column(lead, SCORE): 1.0, column(k, SCORE): -1.0}, WEIGHT)
+            for i in watched:
+                if run_settings.searches and i != lead:
+                    behind = done.score({lead: 1.0, i: -1.0})
                     if behind.mean > BEHIND_Z * behind.se:
                         continue
-                widths.append(m.weighted_proportion(column(k, WON), WEIGHT).half_width)
+                widths.append(done.success(i).half_width)
             return max(widths)
 
         about = "" if len(indices) == len(options) and watched == indices else \
             ", ".join("pass" if options[i] is None else options[i].token for i in watched)
-        return run_in_chunks(simulate, 1 + PER_OPTION * len(indices), run_settings, widest, about)
+        moments = run_in_chunks(simulate, 1 + PER_OPTION * (len(indices) + len(controls)), run_settings, widest, about,
+                                warn=not heuristic)
+        return OptionRun(indices, moments, controls, reference)
 
     everyone = list(range(len(options)))
     plain = [i for i in everyone if not played[i].searches]
+    searched = [i for i in everyone if played[i].searches]
+    heuristic_ids = np.full(rules.players, POLICY_IDS["heuristic"], dtype=np.int64)
+    reference = None
+    if any(played[i].controlled for i in everyone):
+        # The control run: every option by the heuristic on deals of its own, to measure the means that
+        # the searched options' control variates (the heuristic's play of the searched deals) are set against.
+        reference = run(everyone, played[searched[0]].control_run(), searched, heuristic=True).moments
+    counted = 0 if reference is None else reference.n
     if len(set(played)) == 1 or not plain:
-        runs = [(everyone, run(everyone, played[0], everyone))]
+        runs = [run(everyone, played[0].counting_after(counted), everyone, reference)]
     else:
         # The mixed model: the options played by the heuristic to the precision asked, and every option
         # again on the first deals (the same ones) until the searched options reach theirs, so that a
         # searched option is compared with any other on the same deals.
-        searched = [i for i in everyone if played[i].searches]
-        plain_run = run(plain, played[plain[0]], plain)
-        runs = [(plain, plain_run),
-                (everyone, run(everyone, played[searched[0]].counting_after(plain_run.n), searched))]
+        plain_run = run(plain, played[plain[0]].counting_after(counted), plain)
+        runs = [plain_run, run(everyone, played[searched[0]].counting_after(counted + plain_run.moments.n), searched,
+                               reference)]
 
-    def source(i: int) -> tuple[Moments, list[int]]:
+    def source(i: int) -> OptionRun:
         """The run that values option ``i``: the first that plays it (the heuristic's, under the mixed model)."""
-        return next((m, indices) for indices, m in runs if i in indices)
+        return next(r for r in runs if i in r.indices)
 
     def difference(i: int, j: int) -> Mean:
         """Option ``i``'s score minus option ``j``'s, on deals that both were played on (0 for itself)."""
-        m, indices = source(i)
+        r = source(i)
         if i == j:
-            return Mean(0.0, 0.0, m.n)
-        if j not in indices:
-            indices, m = runs[-1]                   # the run that plays every option
-        return m.ratio({column(indices.index(i), SCORE): 1.0, column(indices.index(j), SCORE): -1.0}, WEIGHT)
+            return Mean(0.0, 0.0, r.moments.n)
+        if j not in r.indices:
+            r = runs[-1]                   # the run that plays every option
+        return r.score({i: 1.0, j: -1.0})
 
-    scores, successes = [], []
-    for i in everyone:
-        m, indices = source(i)
-        scores.append(m.ratio({column(indices.index(i), SCORE): 1.0}, WEIGHT))
-        successes.append(m.weighted_proportion(column(indices.index(i), WON), WEIGHT))
+    scores = [source(i).score({i: 1.0}) for i in everyone]
+    successes = [source(i).success(i) for i in everyone]
     ranked = sorted(everyone, key=lambda j: -scores[j].mean)
     result = [BidOption(o, scores[i], successes[i], difference(i, ranked[0])) for i, o in enumerate(options)]
-    first = runs[0][1]
+    first = runs[0].moments
     margin = difference(ranked[0], ranked[1]) if len(options) > 1 else Mean(0.0, 0.0, first.n)
-    searched_deals = max(m.n if any(played[i].searches for i in indices) else 0 for indices, m in runs)
+    searched_deals = max(r.moments.n if any(played[i].searches for i in r.indices) else 0 for r in runs)
     return BidAdvice(rules.players, seat, hand, tuple(bids), result, margin, first.effective_n(WEIGHT), first.n,
-                     float(noise) if weighted else 0.0, settings.play_model(rules.players), searched_deals)
+                     float(noise) if weighted else 0.0, settings.play_model(rules.players), searched_deals,
+                     counted)
+
+
+@dataclass(frozen=True)
+class OptionRun:
+    """A run of bid options on the same deals (``indices``, option indices, in column order), with the
+    heuristic's play of those deals for the options of ``controls`` in the columns after theirs and the
+    control run's moments ``reference`` (every option by the heuristic, in the options' order, on deals
+    of its own): a figure of a controlled option takes that play as its control variate
+    (``analyzer.stats.Moments.controlled``)."""
+    indices: list[int]
+    moments: Moments
+    controls: list[int] = ()
+    reference: Moments | None = None
+
+    def score(self, combination: dict[int, float]) -> Mean:
+        """The combination of the options' scores ({option: coefficient}, e.g. one minus another)."""
+        return self._estimate(combination, SCORE)
+
+    def success(self, i: int) -> WeightedProportion:
+        """Option ``i``'s probability of success."""
+        own = column(self.indices.index(i), WON)
+        if not self._controlled({i: 1.0}):
+            return self.moments.weighted_proportion(own, WEIGHT)
+        (x, _), = self._control({i: 1.0}, WON).items()
+        return self.moments.controlled_proportion(own, x, self.reference.ratio({column(i, WON): 1.0}, WEIGHT), WEIGHT)
+
+    def _estimate(self, combination: dict[int, float], feature: int) -> Mean:
+        own = {column(self.indices.index(i), feature): c for i, c in combination.items()}
+        if not self._controlled(combination):
+            return self.moments.ratio(own, WEIGHT)
+        reference = self.reference.ratio({column(i, feature): c for i, c in combination.items()}, WEIGHT)
+        return self.moments.controlled(own, self._control(combination, feature), reference, WEIGHT)
+
+    def _controlled(self, combination: dict[int, float]) -> bool:
+        return self.reference is not None and any(i in self.controls for i in combination)
+
+    def _control(self, combination: dict[int, float], feature: int) -> dict[int, float]:
+        """The control of a combination: each controlled option's heuristic columns, the others' own (a
+        heuristic option's play is its heuristic play)."""
+        return {column(len(self.indices) + self.controls.index(i) if i in self.controls else self.indices.index(i),
+                       feature): c for i, c in combination.items()}
 
 
 def column(k: int, feature: int) -> int:

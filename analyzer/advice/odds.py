@@ -6,9 +6,11 @@ contract, so the contracts are compared on equal terms).  Prise and Garde take t
 with the heuristic; Garde sans and contre count the chien for the taker or the defence; poignées are
 shown when the simulated seats show them.  Runs go in chunks until every reported probability's 95%
 Wilson half-width is at most the precision asked (or a fixed number of deals).  Under the mixed play
-model, the contracts played alike (``analyzer.runs.MIXED_WORLDS``: at 5 players Prise and Garde by the
-heuristic, Garde sans and contre by a search; at 4 all four searched, Prise and Garde with more worlds;
-at 3 all four alike) run together, each group to its own precision, on the same first deals.  Prise
+model, the contracts played alike (``analyzer.runs.MIXED_WORLDS``: at 4 players Prise and Garde by a
+search of more worlds than Garde sans and contre; at 3 and 5 all four alike) run together, each group to
+its own precision, on the same first deals; a searched group's deals are played by the heuristic too,
+whose play is the control variate of the search's (its mean from a heuristic run of its own:
+``analyzer.stats.Moments.controlled``), so that fewer searched deals reach the precision.  Prise
 and Garde in one group are played once and scored as each (``kernels.playout.score_again``): the
 heuristic plays them alike, and the search's values differ only in the weight of the unmultiplied
 bonuses (poignée, chelem) against the rest.  For a seat that speaks after others, the bids made before
@@ -70,6 +72,7 @@ class OddsResult:
     bids: tuple[Contract | None, ...] | None = None   # the bids made before the seat, when given
     auction_noise: float | None = None      # the deals are weighted by those bids with this error (None: not)
     effective_deals: float | None = None    # Kish's effective number of the weighted deals
+    control_deals: int = 0             # the heuristic's deals of a control run (the most of any group's)
 
     def as_dict(self) -> dict:
         return {"players": self.players, "seat": self.seat + 1, "hand": str(self.hand), "policy": self.policy,
@@ -77,6 +80,7 @@ class OddsResult:
                 "bids": None if self.bids is None else [bid_token(b) for b in self.bids],
                 "auction_noise": self.auction_noise,
                 "effective_deals": self.deals if self.effective_deals is None else self.effective_deals,
+                "control_deals": self.control_deals,
                 "called": None if self.called is None else C.TOKENS[self.called],
                 "score_of": "taker", "contracts": [c.as_dict() for c in self.contracts]}
 
@@ -145,22 +149,34 @@ def contract_features(rows: np.ndarray, seat: int) -> np.ndarray:
     return out
 
 
-def summarize_contract(contract: Contract, moments: Moments, base: int = 0, weight: int | None = None) -> ContractOdds:
+def summarize_contract(contract: Contract, moments: Moments, base: int = 0, weight: int | None = None,
+                       control: tuple[int, Moments, int, int | None] | None = None) -> ContractOdds:
     """The odds of ``contract`` from the moments whose features start at column ``base`` (each times the
-    deal's weight in column ``weight``, when there is one)."""
-    if weight is None:
-        share, mean = moments.proportion, moments.summary
+    deal's weight in column ``weight``, when there is one).  ``control``: (the column where the same
+    deals' heuristic features start, the control run's moments, where its features start, its weight
+    column or None): each figure then takes the heuristic's play as its control variate
+    (``Moments.controlled``)."""
+    if control is None:
+        if weight is None:
+            share = lambda f: moments.proportion(base + f)                                  # noqa: E731
+            mean = lambda f: moments.summary(base + f)                                      # noqa: E731
+        else:
+            share = lambda f: moments.weighted_proportion(base + f, weight)                 # noqa: E731
+            mean = lambda f: moments.ratio({base + f: 1.0}, weight)                         # noqa: E731
     else:
-        share = lambda i: moments.weighted_proportion(i, weight)       # noqa: E731
-        mean = lambda i: moments.ratio({i: 1.0}, weight)                # noqa: E731
+        x, reference, ref_base, ref_weight = control
+        ref = (lambda f: reference.summary(ref_base + f)) if ref_weight is None else \
+            (lambda f: reference.ratio({ref_base + f: 1.0}, ref_weight))
+        share = lambda f: moments.controlled_proportion(base + f, x + f, ref(f), weight)    # noqa: E731
+        mean = lambda f: moments.controlled({base + f: 1.0}, {x + f: 1.0}, ref(f), weight)  # noqa: E731
     return ContractOdds(
         contract=contract,
-        success=share(base + MADE),
-        score=mean(base + SCORE),
-        points=mean(base + POINTS),
-        pab_taker=share(base + PAB_TAKER),
-        pab_defence=share(base + PAB_DEFENCE),
-        chelem=share(base + CHELEM))
+        success=share(MADE),
+        score=mean(SCORE),
+        points=mean(POINTS),
+        pab_taker=share(PAB_TAKER),
+        pab_defence=share(PAB_DEFENCE),
+        chelem=share(CHELEM))
 
 
 def widest_half_width(odds: list[ContractOdds]) -> float:
@@ -192,50 +208,94 @@ def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = 
     for contract in takes:
         groups.setdefault(settings.for_contract(contract, rules.players), []).append(contract)
     odds: dict[Contract, ContractOdds] = {}
-    deals = searched = simulated = 0
+    deals = searched = simulated = control = 0
     effective = None
     for run, contracts in groups.items():
         about = ", ".join(c.token for c in contracts) if len(groups) > 1 else ""
-        moments = group_moments(hand, rules, seat, contracts, run.counting_after(simulated), settings.may_search,
-                                about, auction)
-        for contract, result in zip(contracts, group_summary(contracts, moments, auction is not None)):
+        group = group_run(hand, rules, seat, contracts, run.counting_after(simulated), settings.may_search, about,
+                          auction)
+        for contract, result in zip(contracts, group.summary()):
             odds[contract] = result
-        simulated += moments.n
-        if moments.n > deals:
-            deals = moments.n
-            effective = moments.effective_n(weight_column(contracts)) if auction else None
-        searched = max(searched, run.searched_deals(moments.n))
+        simulated += group.moments.n + group.control_deals
+        for moments, width in ((group.moments, group.width), (group.reference, weight_column(contracts))):
+            if moments is not None and moments.n > deals:
+                deals = moments.n
+                effective = moments.effective_n(width) if auction else None
+        searched = max(searched, run.searched_deals(group.moments.n))
+        control = max(control, group.control_deals)
     called = int(call_card(np.uint64(hand.suit_bits))) if rules.players == 5 else None
     return OddsResult(rules.players, seat, hand, settings.policy, deals, [odds[c] for c in takes], called,
                       settings.play_model(rules.players), searched, None if bids is None else tuple(bids),
-                      auction.noise if auction else None, effective)
+                      auction.noise if auction else None, effective, control)
 
 
-def weight_column(contracts: list[Contract]) -> int:
-    """Where a weighted run of ``contracts`` keeps each deal's weight: after their features."""
-    return FEATURES * len(contracts)
+def weight_column(contracts: list[Contract], controlled: bool = False) -> int:
+    """Where a weighted run of ``contracts`` keeps each deal's weight: after their features (and, for a
+    run with a control variate, after the heuristic's features of the same deals)."""
+    return FEATURES * len(contracts) * (2 if controlled else 1)
 
 
-def group_summary(contracts: list[Contract], moments: Moments, weighted: bool) -> list[ContractOdds]:
-    """The odds of ``contracts`` from their run's moments (``group_moments``)."""
-    weight = weight_column(contracts) if weighted else None
-    return [summarize_contract(c, moments, FEATURES * i, weight) for i, c in enumerate(contracts)]
+@dataclass(frozen=True)
+class GroupRun:
+    """The run of contracts played alike: the moments of their features on the same deals, and for a
+    searched run with a control variate, the heuristic's features of those deals beside them (the
+    search's columns, then the heuristic's, then the weight) and the moments of the control run (the
+    heuristic on deals of its own, ``Settings.control_run``)."""
+    contracts: list[Contract]
+    moments: Moments
+    weighted: bool
+    reference: Moments | None = None
+
+    @property
+    def width(self) -> int:
+        """The column of the weights in ``moments`` (their features' count)."""
+        return weight_column(self.contracts, self.reference is not None)
+
+    @property
+    def control_deals(self) -> int:
+        return 0 if self.reference is None else self.reference.n
+
+    def summary(self) -> list[ContractOdds]:
+        """The odds of the contracts."""
+        return group_summary(self.contracts, self.moments, self.weighted, self.reference)
 
 
-def group_moments(hand: Hand, rules: Rules, seat: int, contracts: list[Contract], settings: Settings,
-                  search_driver: bool = False, about: str = "", auction: AuctionWeights | None = None) -> Moments:
-    """The moments of ``contracts``' features on the same deals (each times the deal's weight given
-    ``auction``, the weights in the last column, when there is one; a searched run's deals then drawn by
-    their weights, ``ThinnedDeals``), until every reported probability is within the settings' precision
-    (or their fixed number of deals; a precision not reached warns, naming ``about``).  Prise and Garde,
-    when both are in the group, are played once and scored twice (``kernels.playout.score_again``)."""
+def group_summary(contracts: list[Contract], moments: Moments, weighted: bool,
+                  reference: Moments | None = None) -> list[ContractOdds]:
+    """The odds of ``contracts`` from their run's moments (``group_run``), with the heuristic's play as
+    control variate where the control run's moments ``reference`` are given."""
+    k = len(contracts)
+    weight = weight_column(contracts, reference is not None) if weighted else None
+    if reference is None:
+        return [summarize_contract(c, moments, FEATURES * i, weight) for i, c in enumerate(contracts)]
+    ref_weight = weight_column(contracts) if weighted else None
+    return [summarize_contract(c, moments, FEATURES * i, weight, (FEATURES * (k + i), reference, FEATURES * i,
+                                                                   ref_weight)) for i, c in enumerate(contracts)]
+
+
+def group_run(hand: Hand, rules: Rules, seat: int, contracts: list[Contract], settings: Settings,
+              search_driver: bool = False, about: str = "", auction: AuctionWeights | None = None,
+              warn: bool = True) -> GroupRun:
+    """The run of ``contracts`` on the same deals (each feature times the deal's weight given ``auction``,
+    the weights in the last column, when there is one; a searched run's deals then drawn by their
+    weights, ``ThinnedDeals``), until every reported probability is within the settings' precision (or
+    their fixed number of deals; a precision not reached warns, naming ``about``, unless not to
+    ``warn``).  Prise and Garde, when both are in the group, are played once and scored twice
+    (``kernels.playout.score_again``).  A searched run with a control variate (``Settings.controlled``)
+    first runs the control run, then plays each of its deals by the heuristic too."""
+    reference = None
+    if settings.controlled:
+        control = settings.control_run()
+        reference = group_run(hand, rules, seat, contracts, control, search_driver, auction=auction,
+                              warn=False).moments
+        settings = settings.counting_after(reference.n)
     fixed, unseen, slots = fixed_hand(hand, seat, rules.players)
     total_weight = [0.0]
     thinned = ThinnedDeals(auction, fixed, unseen, slots, rules, settings.seed) \
         if auction is not None and settings.searches else None
 
-    def simulate(offset: int, n: int) -> np.ndarray:
-        deals, weights = thinned.take(n) if thinned else (np.arange(offset, offset + n), None)
+    def play(deals: np.ndarray, n: int, policy: str) -> np.ndarray:
+        """The features of ``contracts`` on ``deals`` played by ``policy``."""
         rows: dict[Contract, np.ndarray] = {}
         for c in contracts:
             if c in rows:
@@ -243,10 +303,15 @@ def group_moments(hand: Hand, rules: Rules, seat: int, contracts: list[Contract]
             twin = garde_beside(c, contracts)
             if twin is not None:
                 rows[twin] = np.zeros((n, K.RESULT_SIZE), dtype=np.int64)
-            rows[c] = simulate_contract(hand, seat, c, rules, settings.policy, n, settings.seed,
-                                        worlds=settings.worlds, search_driver=search_driver, deals=deals, also=twin,
-                                        also_rows=rows.get(twin))
-        features = np.hstack([contract_features(rows[c], seat) for c in contracts])
+            rows[c] = simulate_contract(hand, seat, c, rules, policy, n, settings.seed, worlds=settings.worlds,
+                                        search_driver=search_driver, deals=deals, also=twin, also_rows=rows.get(twin))
+        return np.hstack([contract_features(rows[c], seat) for c in contracts])
+
+    def simulate(offset: int, n: int) -> np.ndarray:
+        deals, weights = thinned.take(n) if thinned else (np.arange(offset, offset + n), None)
+        features = play(deals, n, settings.policy)
+        if reference is not None:
+            features = np.hstack([features, play(deals, n, "heuristic")])
         if auction is None:
             return features
         if weights is None:
@@ -256,6 +321,8 @@ def group_moments(hand: Hand, rules: Rules, seat: int, contracts: list[Contract]
             raise TarotError(auction.unexplained(offset + n))
         return np.column_stack([features * weights[:, None], weights])
 
-    width = weight_column(contracts) + (auction is not None)
-    return run_in_chunks(simulate, width, settings,
-                         lambda m: widest_half_width(group_summary(contracts, m, auction is not None)), about)
+    weighted = auction is not None
+    width = weight_column(contracts, reference is not None) + weighted
+    moments = run_in_chunks(simulate, width, settings,
+                            lambda m: widest_half_width(group_summary(contracts, m, weighted, reference)), about, warn)
+    return GroupRun(contracts, moments, weighted, reference)

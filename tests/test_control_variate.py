@@ -1,0 +1,142 @@
+"""The heuristic's play as control variate of a search (``Moments.controlled``): the estimate keeps its
+expectation, its standard error is right (z-scores of unit variance over many runs, fixed seeds), and
+it narrows as the two plays agree; then in odds and bid, the control columns are the heuristic's play of
+the searched deals themselves."""
+
+import math
+
+import numpy as np
+import pytest
+
+from analyzer.advice.bid import bid_advice
+from analyzer.advice.odds import FEATURES, MADE, contract_features, contract_odds, group_run, simulate_contract
+from analyzer.hand import Hand
+from analyzer.rules import Contract, Rules
+from analyzer.runs import MIXED_SEARCH, MIXED_WORLDS, Settings
+from analyzer.stats import Mean, Moments
+
+RUNS = 600          # replications of a synthetic run
+AGREE = 0.8         # the share of deals where the search's outcome is the heuristic's
+
+
+def synthetic(rng: np.random.Generator, n: int, weighted: bool) -> np.ndarray:
+    """``n`` deals of (search made, heuristic made[, weight]): the heuristic makes it with probability
+    0.4, the search agrees on AGREE of the deals and makes it with probability 0.5 on the others; a
+    weighted deal weighs an exponential draw, larger where the heuristic makes it (so the weighted
+    mean is not the plain one)."""
+    x = rng.random(n) < 0.4
+    y = np.where(rng.random(n) < AGREE, x, rng.random(n) < 0.5)
+    if not weighted:
+        return np.column_stack([y, x]).astype(float)
+    w = rng.exponential(1.0, n) * np.where(x, 2.0, 1.0)
+    return np.column_stack([w * y, w * x, w])
+
+
+def expected(weighted: bool) -> float:
+    """The search's (weighted) probability of success in ``synthetic``: E[w y] / E[w]."""
+    share = {True: (2.0, 1.0), False: (1.0, 1.0)}[weighted]     # mean weight where x, where not x
+    made = 0.4 * share[0] * (AGREE + (1 - AGREE) * 0.5) + 0.6 * share[1] * (1 - AGREE) * 0.5
+    return made / (0.4 * share[0] + 0.6 * share[1])
+
+
+def reference_mean(rng: np.random.Generator, n: int, weighted: bool) -> Mean:
+    """The control's mean from an independent run of ``n`` deals."""
+    m = Moments(3 if weighted else 2)
+    m.add(synthetic(rng, n, weighted))
+    return m.ratio({1: 1.0}, 2) if weighted else m.summary(1)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_the_controlled_estimate_keeps_its_expectation_and_its_standard_error_is_right(weighted):
+    rng = np.random.default_rng(11)
+    truth, weight = expected(weighted), (2 if weighted else None)
+    z, narrower = [], []
+    for _ in range(RUNS):
+        m = Moments(3 if weighted else 2)
+        m.add(synthetic(rng, 300, weighted))
+        got = m.controlled({0: 1.0}, {1: 1.0}, reference_mean(rng, 3000, weighted), weight)
+        plain = m.ratio({0: 1.0}, 2) if weighted else m.summary(0)
+        z.append((got.mean - truth) / got.se)
+        narrower.append(got.se / plain.se)
+    z = np.array(z)
+    # the mean of RUNS unit-variance z-scores is within 4 / sqrt(RUNS) of 0; their variance within 15%
+    # (its standard error over 600 runs is about 6%)
+    assert abs(z.mean()) < 4 / math.sqrt(RUNS)
+    assert 0.85 < z.var() < 1.15
+    # the plays agree on 80% of the deals (rho about 0.8): the error falls to about sqrt(1 - rho^2) of
+    # the plain estimate's, with the reference's own share on top
+    assert 0.5 < np.mean(narrower) < 0.75
+
+
+def test_a_controlled_proportion_counts_the_deals_its_variance_is_worth():
+    rng = np.random.default_rng(3)
+    m = Moments(2)
+    m.add(synthetic(rng, 500, False))
+    reference = reference_mean(rng, 5000, False)
+    share = m.controlled_proportion(0, 1, reference)
+    got, plain = m.controlled({0: 1.0}, {1: 1.0}, reference), m.summary(0)
+    assert share.p == got.mean and share.se == got.se
+    assert share.n_eff == pytest.approx(500 * (plain.se / got.se) ** 2)
+    assert share.half_width < m.proportion(0).half_width
+
+
+def test_equal_weights_give_the_unweighted_estimate_and_no_agreement_gives_the_plain_one():
+    rng = np.random.default_rng(5)
+    rows = synthetic(rng, 400, False)
+    plain, weighted = Moments(2), Moments(3)
+    plain.add(rows)
+    weighted.add(np.column_stack([rows, np.ones(len(rows))]))
+    reference = Mean(0.41, 0.004, 4000)
+    a, b = plain.controlled({0: 1.0}, {1: 1.0}, reference), weighted.controlled({0: 1.0}, {1: 1.0}, reference, 2)
+    assert a.mean == pytest.approx(b.mean) and a.se == pytest.approx(b.se)
+    # a control that does not vary leaves the plain estimate, whatever the reference says
+    flat = Moments(2)
+    flat.add(np.column_stack([rows[:, 0], np.zeros(len(rows))]))
+    assert flat.controlled({0: 1.0}, {1: 1.0}, Mean(0.9, 0.01, 100)) == flat.summary(0)
+
+
+HAND_5 = Hand.parse("21 18 13 7 2 JS 7S 1S 9H 5H 3H 10D QC JC 4C")      # 5 players: Garde sans and contre searched
+
+
+def test_the_control_columns_are_the_heuristic_s_play_of_the_searched_deals():
+    rules, contracts = Rules(5), [Contract.GARDE_SANS, Contract.GARDE_CONTRE]
+    run = Settings(precision=0.05, seed=8).for_contract(Contract.GARDE_SANS, 5)
+    assert run.controlled
+    group = group_run(HAND_5, rules, 0, contracts, run)
+    n = group.moments.n
+    for k, contract in enumerate(contracts):
+        rows = simulate_contract(HAND_5, 0, contract, rules, "heuristic", n, run.seed, worlds=run.worlds,
+                                 search_driver=True)
+        made = contract_features(rows, 0)[:, MADE]
+        column = FEATURES * (len(contracts) + k) + MADE
+        assert group.moments.mean(column) == pytest.approx(made.mean(), abs=1e-12)
+        searched = FEATURES * k + MADE
+        assert group.moments.covariance(searched, column) > 0.3 * math.sqrt(
+            group.moments.covariance(searched, searched) * group.moments.covariance(column, column))
+    assert group.control_deals > n      # the control run: the heuristic on deals of its own, to a finer precision
+
+
+def test_controlled_odds_and_bids_agree_with_the_plain_search_within_noise():
+    """The same searched contracts, estimated with and without the control variate (independent seeds):
+    every probability and score within 4 standard errors of the difference, and the controlled ones by
+    fewer searched deals (the point of it)."""
+    rules = Rules(5)
+    mixed = contract_odds(HAND_5, rules, 0, Settings(precision=0.02, seed=1))
+    plain = contract_odds(HAND_5, rules, 0, Settings(policy=MIXED_SEARCH, worlds=MIXED_WORLDS[5][1],
+                                                     precision=0.04, seed=2))
+    searched = [(a, b) for a, b in zip(mixed.contracts, plain.contracts) if a.contract >= Contract.GARDE_SANS]
+    for a, b in searched:
+        assert abs(a.success.p - b.success.p) < 4 * math.hypot(a.success.se, plain_se(b.success))
+        assert abs(a.score.mean - b.score.mean) < 4 * math.hypot(a.score.se, b.score.se)
+    assert mixed.control_deals > 0 and mixed.searched_deals < plain.deals
+    advice = bid_advice(HAND_5, rules, 0, [], Settings(precision=0.02, seed=1))
+    assert advice.control_deals > 0
+    by = {o.bid: o for o in advice.options}
+    for a, b in searched:
+        option = by[a.contract]
+        assert abs(option.success.p - b.success.p) < 4 * math.hypot(option.success.se, plain_se(b.success))
+
+
+def plain_se(share) -> float:
+    """The standard error of a plain proportion."""
+    return math.sqrt(share.p * (1 - share.p) / share.n)
