@@ -42,8 +42,8 @@ MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; 
 # misses, the heuristic for the others.  The search rolls out to the end (as close as the solver's
 # endings, a third cheaper at 3 and 4 players) and keeps the heuristic's card unless another beats it
 # beyond noise (on the same deals, its gaps to the 16-world search fall from 1.5 to 0.6 pp a hand).
-# MIXED_WORLDS gives its worlds per decision by player count, for Prise and Garde (None: the heuristic
-# plays them) and for Garde sans and Garde contre.  Against deep search (16 worlds, 300 deals a hand,
+# MIXED_WORLDS gives its worlds per decision by player count, for Prise and Garde and for Garde sans and
+# Garde contre.  Against deep search (16 worlds, 300 deals a hand,
 # each hand's deals its own; data/calibration, docs/performance.md): the heuristic misses Garde sans
 # and contre by up to 24 pp, which 4 worlds bring within the noise; at 3 players it misses Prise and
 # Garde too (3.9 pp spread beyond noise), which 4 worlds remove; at 4 players its Prise and Garde
@@ -57,7 +57,7 @@ MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; 
 # command took up to 10 s).
 MIXED = "mixed"
 MIXED_SEARCH = "pimc-prior"
-MIXED_WORLDS: dict[int, tuple[int | None, int]] = {3: (4, 4), 4: (12, 4), 5: (4, 4)}
+MIXED_WORLDS: dict[int, tuple[int, int]] = {3: (4, 4), 4: (12, 4), 5: (4, 4)}
 MIXED_PRECISION = 2.5
 # A pass's worlds by player count (None: the heuristic plays the deals where the hand passes).  At 3
 # players the heuristic's defence, when the hand passes and another seat takes, loses more than deep
@@ -117,17 +117,16 @@ class Settings:
 
     @property
     def may_search(self) -> bool:
-        """Whether some run of these settings searches (under the mixed model, Garde sans and contre's):
+        """Whether some run of these settings searches (under the mixed model, every contract's):
         their command then plays every deal through the batch drivers with the search compiled in, which
         give the same results for the heuristic, so that a first run compiles one driver, not both."""
         return self.searches or self.policy == MIXED
 
     def for_contract(self, contract: Contract | None, players: int) -> "Settings":
         """The settings a run of ``contract`` (None: the hand passes) at ``players`` players plays with:
-        these, except under the mixed model, where a contract with a worlds count in ``MIXED_WORLDS`` is
-        searched (those worlds per decision, ``MIXED_PRECISION`` times the precision asked, the
-        heuristic's play a control variate), and a pass too where ``MIXED_PASS_WORLDS`` gives it worlds;
-        the rest played by the heuristic."""
+        these, except under the mixed model, where a contract is searched with its worlds per decision in
+        ``MIXED_WORLDS`` (to ``MIXED_PRECISION`` times the precision asked, the heuristic's play a control
+        variate), and a pass too where ``MIXED_PASS_WORLDS`` gives it worlds, else played by the heuristic."""
         if self.policy != MIXED:
             return self
         worlds = MIXED_PASS_WORLDS[players] if contract is None else \
@@ -174,12 +173,9 @@ class Settings:
 
 
 def mixed_play_model(players: int) -> str:
-    """The mixed model at ``players`` players in words, e.g. "heuristic for prise and garde, pimc-prior (4
-    worlds per decision) for garde sans and garde contre"."""
+    """The mixed model at ``players`` players in words, e.g. "heuristic for a pass, pimc-prior (4 worlds per
+    decision) for every contract"."""
     taking, other = MIXED_WORLDS[players]
-    if taking is None:
-        return (f"heuristic for prise and garde, {MIXED_SEARCH} ({other} worlds per decision) "
-                "for garde sans and garde contre")
     if taking == other:
         if MIXED_PASS_WORLDS[players] == other:
             return f"{MIXED_SEARCH} ({other} worlds per decision) for a pass and every contract"

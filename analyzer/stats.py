@@ -163,8 +163,8 @@ class Moments:
             return Mean(float("nan"), float("nan"), self.n)
         ry = sum(c * self.mean(i) for i, c in numerator.items()) / mu_w
         rx = sum(c * self.mean(i) for i, c in control.items()) / mu_w
-        if self.n < 2:
-            return Mean(ry - (rx - reference.mean), float("nan"), self.n)
+        if self.n < 2:                    # one deal tells no coefficient: the plain estimate
+            return Mean(ry, float("nan"), self.n)
         u, v = dict(numerator), dict(control)
         if weight is not None:            # the ratio estimator's linearization (delta method), as ``ratio``
             u[weight] = u.get(weight, 0.0) - ry
