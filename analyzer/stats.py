@@ -127,10 +127,15 @@ class Moments:
 
     def difference(self, i: int, j: int) -> Mean:
         """Feature ``i`` minus feature ``j``, deal by deal, with its standard error."""
+        return self.linear({i: 1.0, j: -1.0})
+
+    def linear(self, combination: dict[int, float]) -> Mean:
+        """The mean of a combination of features ({feature: coefficient}), deal by deal, with its standard
+        error."""
+        mean = sum(c * self.mean(i) for i, c in combination.items())
         if self.n < 2:
-            return Mean(self.mean(i) - self.mean(j), float("nan"), self.n)
-        var = self.covariance(i, i) + self.covariance(j, j) - 2 * self.covariance(i, j)
-        return Mean(self.mean(i) - self.mean(j), math.sqrt(max(var, 0.0) / self.n), self.n)
+            return Mean(mean, float("nan"), self.n)
+        return Mean(mean, math.sqrt(max(self._combined(combination, combination), 0.0) / self.n), self.n)
 
     def ratio(self, numerator: dict[int, float], weight: int) -> Mean:
         """The weighted mean sum(w y) / sum(w), where feature ``weight`` is each deal's weight w and the

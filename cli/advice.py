@@ -193,7 +193,7 @@ def _render_comparison(comparison, rules, fmt: str, notes: list[str] = ()) -> No
         return
     c = comparison
     click.echo(f"{c.question}  {c.hand}  ({c.contract.token}, seat {c.seat + 1} of {c.players})")
-    click.echo(play_line(c.play_model, c.deals, c.searched_deals))
+    click.echo(play_line(c.play_model, c.deals, c.searched_deals, c.control_deals))
     width = max(len(r["choice"]) for r in rows) + 2
     click.echo(f"{'choice':<{width}}{'score':>9} {'± se':>6}  {'made':>6}  {'chelem':>6}  {'vs best':>14}")
     for r in rows:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from analyzer.advice.bid import bid_advice
+from analyzer.advice.choices import call_options, compare
 from analyzer.advice.odds import FEATURES, MADE, contract_features, contract_odds, group_run, simulate_contract
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
@@ -155,3 +156,33 @@ def test_a_controlled_bid_after_earlier_bids_agrees_with_the_plain_search_within
             continue            # a pass: the heuristic's under the mixed model, the search's in the plain run
         assert abs(a.success.p - b.success.p) < 4 * math.hypot(a.success.se, b.success.se)
         assert abs(a.score.mean - b.score.mean) < 4 * math.hypot(a.score.se, b.score.se)
+
+
+def test_the_taker_s_choices_take_the_control_variate_too():
+    """`call` at 5 players (Prise searched): each alternative controlled by the heuristic's play of the
+    same deals, against a plain search of the same alternatives within noise."""
+    hand, rules = Hand.parse("20 17 15 12 9 6 1 KS 10S 4S QH 6H KD 5D 2C"), Rules(5)
+    mixed = compare("call", hand, rules, Contract.PRISE, call_options(hand), settings=Settings(precision=0.04, seed=2))
+    plain = compare("call", hand, rules, Contract.PRISE, call_options(hand),
+                    settings=Settings(policy=MIXED_SEARCH, worlds=MIXED_WORLDS[5][0], precision=0.08, seed=3))
+    assert mixed.control_deals > mixed.deals > 0 and plain.control_deals == 0
+    theirs = {a.label: a for a in plain.alternatives}
+    for a in mixed.alternatives:
+        b = theirs[a.label]
+        assert abs(a.success.p - b.success.p) < 4 * math.hypot(a.success.se, plain_se(b.success))
+        assert abs(a.score.mean - b.score.mean) < 4 * math.hypot(a.score.se, b.score.se)
+    best = mixed.best
+    assert best.vs_best == Mean(0.0, 0.0, mixed.deals)
+    assert all(a.vs_best.mean == pytest.approx(a.score.mean - best.score.mean, abs=4 * a.vs_best.se + 1e-9)
+               for a in mixed.alternatives)
+
+
+def test_a_linear_combination_s_error_is_that_of_its_deal_by_deal_values():
+    rng = np.random.default_rng(2)
+    rows = rng.normal(size=(50, 3)) + np.array([1.0, 2.0, 3.0])
+    m = Moments(3)
+    m.add(rows)
+    values = rows @ np.array([2.0, -1.0, 0.5])
+    got, want = m.linear({0: 2.0, 1: -1.0, 2: 0.5}), Mean.of(values)
+    assert got.mean == pytest.approx(want.mean) and got.se == pytest.approx(want.se) and got.n == 50
+    assert m.difference(0, 2).se == pytest.approx(Mean.of(rows[:, 0] - rows[:, 2]).se)

@@ -6,7 +6,8 @@ contract, makes that choice and leaves the others to the simulated seats; the de
 chosen policy.  Each alternative gets the taker's expected score, the probability of success and of
 a chelem, and its difference with the best alternative on the same deals, all with their
 uncertainty.  Runs go until every reported probability's 95% half-width is at most the precision
-asked (or a fixed number of deals).
+asked (or a fixed number of deals); a searched run of the mixed model takes the heuristic's play of its
+deals as control variate, as ``odds`` and ``bid`` do.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from analyzer.game import legal_calls
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings, run_in_chunks
-from analyzer.stats import Mean, Moments, Proportion
+from analyzer.stats import Mean, Moments, Proportion, WeightedProportion
 from kernels import playout as K
 
 POIGNEE_NAMES = ("simple", "double", "triple")
@@ -32,8 +33,8 @@ POIGNEE_NAMES = ("simple", "double", "triple")
 class Alternative:
     label: str
     score: Mean                    # the taker's score
-    success: Proportion            # contract made
-    chelem: Proportion             # the taker's side took every trick
+    success: Proportion | WeightedProportion     # contract made (weighted: with a control variate)
+    chelem: Proportion | WeightedProportion      # the taker's side took every trick
     vs_best: Mean                  # score minus the best alternative's, on the same deals
 
     def as_dict(self) -> dict:
@@ -53,6 +54,7 @@ class Comparison:
     alternatives: list[Alternative]
     play_model: str = "heuristic"      # the card play behind the numbers (``Settings.play_model``)
     searched_deals: int = 0            # deals played with search
+    control_deals: int = 0             # the heuristic's deals of the control run (none without one)
 
     @property
     def best(self) -> Alternative:
@@ -61,7 +63,8 @@ class Comparison:
     def as_dict(self) -> dict:
         return {"question": self.question, "players": self.players, "seat": self.seat + 1, "hand": str(self.hand),
                 "contract": self.contract.token, "play_model": self.play_model, "deals": self.deals,
-                "searched_deals": self.searched_deals, "recommendation": self.best.label,
+                "searched_deals": self.searched_deals, "control_deals": self.control_deals,
+                "recommendation": self.best.label,
                 "alternatives": [a.as_dict() for a in self.alternatives]}
 
 
@@ -72,35 +75,78 @@ FEATURES = 3
 
 def compare(question: str, hand: Hand, rules: Rules, contract: Contract, options: dict[str, np.ndarray],
             seat: int = 0, settings: Settings = Settings(max_deals=100_000)) -> Comparison:
-    """Simulate each labelled set of taker's choices (``kernels.playout`` CH_* arrays) and rank them."""
+    """Simulate each labelled set of taker's choices (``kernels.playout`` CH_* arrays) and rank them.  A
+    searched run of the mixed model (``Settings.controlled``) plays its deals by the heuristic too, as
+    its control variate (``analyzer.stats.Moments.controlled``), whose means a control run measures first
+    (every alternative by the heuristic, on deals of its own)."""
     if not 0 <= seat < rules.players:
         raise TarotError(f"seat {seat + 1} does not exist at {rules.players} players")
     hand.check_size(rules.hand_size, rules.players)
     labels = list(options)
+    k = len(labels)
     settings = settings.for_contract(contract, rules.players)
 
-    def simulate(offset: int, n: int) -> np.ndarray:
-        features = np.empty((n, FEATURES * len(labels)))
+    def features_of(run: Settings, policy: str, offset: int, n: int) -> np.ndarray:
+        """The alternatives' features on deals ``offset … offset+n-1`` played by ``policy``."""
+        features = np.empty((n, FEATURES * k))
         for i, label in enumerate(labels):
-            d = simulate_contract(hand, seat, contract, rules, settings.policy, n, settings.seed, offset,
-                                  worlds=settings.worlds, choices=options[label])
+            d = simulate_contract(hand, seat, contract, rules, policy, n, run.seed, offset, worlds=run.worlds,
+                                  choices=options[label], search_driver=settings.searches)
             features[:, FEATURES * i + SCORE] = d[:, seat]
             features[:, FEATURES * i + MADE] = d[:, K.R_MADE]
             features[:, FEATURES * i + CHELEM] = np.isin(d[:, K.R_CHELEM], (1, 2, 5))
         return features
 
-    def widest(m: Moments) -> float:
-        return max(m.proportion(FEATURES * i + f).half_width for i in range(len(labels)) for f in (MADE, CHELEM))
+    def widest(estimates: Estimates) -> float:
+        return max(estimates.share(i, f).half_width for i in range(k) for f in (MADE, CHELEM))
 
-    moments = run_in_chunks(simulate, FEATURES * len(labels), settings, widest)
-    best = max(range(len(labels)), key=lambda i: moments.mean(FEATURES * i + SCORE))
-    alternatives = [Alternative(label, moments.summary(FEATURES * i + SCORE), moments.proportion(FEATURES * i + MADE),
-                                moments.proportion(FEATURES * i + CHELEM),
-                                moments.difference(FEATURES * i + SCORE, FEATURES * best + SCORE))
+    reference = None
+    if settings.controlled:
+        control = settings.control_run()
+        reference = run_in_chunks(lambda offset, n: features_of(control, "heuristic", offset, n), FEATURES * k,
+                                  control, lambda m: widest(Estimates(m, k)), warn=False)
+        settings = settings.counting_after(reference.n)
+
+    def simulate(offset: int, n: int) -> np.ndarray:
+        own = features_of(settings, settings.policy, offset, n)
+        return own if reference is None else np.hstack([own, features_of(settings, "heuristic", offset, n)])
+
+    moments = run_in_chunks(simulate, FEATURES * k * (1 if reference is None else 2), settings,
+                            lambda m: widest(Estimates(m, k, reference)))
+    estimates = Estimates(moments, k, reference)
+    best = max(range(k), key=lambda i: estimates.score({i: 1.0}).mean)
+    alternatives = [Alternative(label, estimates.score({i: 1.0}), estimates.share(i, MADE), estimates.share(i, CHELEM),
+                                estimates.score({i: 1.0, best: -1.0}) if i != best else Mean(0.0, 0.0, moments.n))
                     for i, label in enumerate(labels)]
     alternatives.sort(key=lambda a: -a.score.mean)
     return Comparison(question, hand, contract, rules.players, seat, moments.n, alternatives,
-                      settings.play_model(rules.players), settings.searched_deals(moments.n))
+                      settings.play_model(rules.players), settings.searched_deals(moments.n),
+                      0 if reference is None else reference.n)
+
+
+@dataclass(frozen=True)
+class Estimates:
+    """The figures of ``k`` alternatives from a run's moments (their features, then, with a control run's
+    moments ``reference``, the heuristic's features of the same deals as control variates)."""
+    moments: Moments
+    k: int
+    reference: Moments | None = None
+
+    def score(self, combination: dict[int, float]) -> Mean:
+        """A combination of the alternatives' scores ({alternative: coefficient}, e.g. one minus another)."""
+        own = {FEATURES * i + SCORE: c for i, c in combination.items()}
+        if self.reference is None:
+            return self.moments.linear(own)
+        control = {FEATURES * (self.k + i) + SCORE: c for i, c in combination.items()}
+        return self.moments.controlled(own, control, self.reference.linear(own))
+
+    def share(self, i: int, feature: int) -> Proportion | WeightedProportion:
+        """Alternative ``i``'s probability of ``feature`` (MADE, CHELEM)."""
+        column = FEATURES * i + feature
+        if self.reference is None:
+            return self.moments.proportion(column)
+        return self.moments.controlled_proportion(column, FEATURES * (self.k + i) + feature,
+                                                  self.reference.summary(column))
 
 
 def _choices(**given: int) -> np.ndarray:
