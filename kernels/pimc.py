@@ -389,12 +389,6 @@ def seat_sampler(hs, ht, st, seat):
     return plan_worlds(allowed, room, players)
 
 
-@njit(cache=True, inline="always")
-def sample_from(sampler, state, place):
-    """One world of ``seat_sampler``'s plan into ``place`` (rejected draws included); returns the RNG state."""
-    return sample_plan(sampler, state, place)
-
-
 @njit(cache=True)
 def draw_world(sampler, state, place, st, seat, constrain, world_s, world_t):
     """A world (``seat_sampler``) into ``place`` and ``world_s``/``world_t``, drawn again (up to
@@ -402,7 +396,7 @@ def draw_world(sampler, state, place, st, seat, constrain, world_s, world_t):
     state, the partner as ``seat`` sees it).  The redraws come from a stream of their own, so that the
     main stream advances by one world whatever happens: with and without the constraint the search
     sees the same worlds but the few it rejects (common random numbers when the two are compared)."""
-    state = sample_from(sampler, state, place)
+    state = sample_plan(sampler, state, place)
     partner = world_into(place, st, seat, world_s, world_t)
     if not constrain or st[PETIT_SEC_ANNULLED] == 0:
         return state, partner
@@ -410,7 +404,7 @@ def draw_world(sampler, state, place, st, seat, constrain, world_s, world_t):
     for _ in range(MAX_REDRAWS):
         if not dealt_petit_sec(world_s, world_t, st, seat):
             break
-        extra = sample_from(sampler, extra, place)
+        extra = sample_plan(sampler, extra, place)
         partner = world_into(place, st, seat, world_s, world_t)
     return state, partner
 

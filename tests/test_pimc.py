@@ -11,8 +11,8 @@ from analyzer.knowledge import seat_view
 from analyzer.rules import Rules
 from analyzer.simulate import state_from_game
 from kernels import playout as K
-from kernels.pimc import pimc_card, sample_from, seat_knowledge, seat_sampler
-from kernels.worlds import prepare
+from kernels.pimc import pimc_card, seat_knowledge, seat_sampler
+from kernels.worlds import prepare, sample_plan
 from tests.randomplay import held_miseres, misere_deal, random_deal, step
 
 
@@ -64,7 +64,7 @@ def _rehide(hs, ht, st, seat, seed):
     tell apart (partner recomputed from the called card)."""
     players = int(st[K.PLAYERS])
     place = np.empty(78, dtype=np.int64)
-    sample_from(seat_sampler(hs, ht, st, seat), np.uint64(seed), place)
+    sample_plan(seat_sampler(hs, ht, st, seat), np.uint64(seed), place)
     hs2 = np.zeros_like(hs)
     ht2 = np.zeros_like(ht)
     for card in range(78):
@@ -145,7 +145,7 @@ def test_worlds_drawn_by_rejection_follow_the_exact_plan(players):
             tally = np.zeros((78, players + 1))
             state = np.uint64(100 + k)
             for _ in range(3000):
-                state = np.uint64(sample_from(sampler, state, place))
+                state = np.uint64(sample_plan(sampler, state, place))
                 for card in range(78):
                     if place[card] >= 0:
                         assert allowed[card] >> place[card] & 1

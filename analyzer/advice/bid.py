@@ -267,7 +267,11 @@ class OptionRun:
 
     def score(self, combination: dict[int, float]) -> Mean:
         """The combination of the options' scores ({option: coefficient}, e.g. one minus another)."""
-        return self._estimate(combination, SCORE)
+        own = {column(self.indices.index(i), SCORE): c for i, c in combination.items()}
+        if not self._controlled(combination):
+            return self.moments.ratio(own, WEIGHT)
+        reference = self.reference.ratio({column(i, SCORE): c for i, c in combination.items()}, WEIGHT)
+        return self.moments.controlled(own, self._control(combination, SCORE), reference, WEIGHT)
 
     def success(self, i: int) -> WeightedProportion:
         """Option ``i``'s probability of success."""
@@ -276,13 +280,6 @@ class OptionRun:
             return self.moments.weighted_proportion(own, WEIGHT)
         (x, _), = self._control({i: 1.0}, WON).items()
         return self.moments.controlled_proportion(own, x, self.reference.ratio({column(i, WON): 1.0}, WEIGHT), WEIGHT)
-
-    def _estimate(self, combination: dict[int, float], feature: int) -> Mean:
-        own = {column(self.indices.index(i), feature): c for i, c in combination.items()}
-        if not self._controlled(combination):
-            return self.moments.ratio(own, WEIGHT)
-        reference = self.reference.ratio({column(i, feature): c for i, c in combination.items()}, WEIGHT)
-        return self.moments.controlled(own, self._control(combination, feature), reference, WEIGHT)
 
     def _controlled(self, combination: dict[int, float]) -> bool:
         return self.reference is not None and any(i in self.controls for i in combination)
