@@ -21,6 +21,12 @@ it, averaged over the hands, were the default's expectation deep search's), the 
 gap is within two standard errors of the difference (what noise alone explains), the shares of
 agreeing recommendations, and the mean seconds per command.
 
+A deep run of its own deals judges a gap only to its noise (2.9 pp at 300 deals near even odds).  With a
+paired measure (``analyzer.quality.paired``) each contract's bias, the tested model's play against deep
+search's on the same deals, is known far more closely, and with each answer's own standard error it
+gives each hand's chance that every answer falls within ±3 pp of deep search's expectation: the share of
+hands the target asks for, expected, with the deep run's noise taken out instead of allowed for.
+
 A run of many hands takes hours: with a record (a file of JSON lines, the settings first, then a
 line per hand as it ends) it can stop and go on, or grow, without checking a hand twice.
 """
@@ -42,8 +48,10 @@ from analyzer.advice.bid import BidAdvice, bid_advice
 from analyzer.advice.odds import ContractOdds, OddsResult, contract_odds
 from analyzer.errors import SizeLimitError, TarotError
 from analyzer.hand import Hand
+from analyzer.quality import paired as paired_measure
+from analyzer.quality.paired import Bias, measure_biases
 from analyzer.rules import Contract, Rules
-from analyzer.runs import Settings
+from analyzer.runs import MAX_DEALS, Settings
 from analyzer.sampling import random_hands
 from analyzer.stats import Z95
 
@@ -127,6 +135,7 @@ class HandCheck:
     seconds: dict[str, float]                      # "odds default", "odds deep", "bid default", "bid deep"
     seed_default: int | None          # None: an earlier record's, whose settings line names none
     seed_deep: int | None
+    biases: tuple[Bias, ...] = ()     # with --paired: each contract's bias against deep search, same deals
 
     @classmethod
     def of(cls, hand: Hand, default: OddsResult, deep: OddsResult, default_bid: BidAdvice, deep_bid: BidAdvice,
@@ -145,7 +154,7 @@ class HandCheck:
         return replace(self, deals_default=default.deals,
                        gaps=tuple(Gap(g.contract, Estimate.of(d), g.deep) for d, g in zip(default.contracts,
                                                                                          self.gaps)),
-                       recommendation_default=default_bid.recommendation.token, seed_default=seed,
+                       recommendation_default=default_bid.recommendation.token, seed_default=seed, biases=(),
                        seconds={**seconds, **{k: v for k, v in self.seconds.items() if k.endswith(" deep")}})
 
     @property
@@ -165,6 +174,15 @@ class HandCheck:
         runs' noise alone allows; ``default_only``: the default's own noise alone (deep search's
         value taken as exact), what its precision allows however many deep deals."""
         return math.prod(g.tolerance_chance(default_only) for g in self.gaps if g.contract != Contract.GARDE)
+
+    def expected_within_tolerance(self) -> float:
+        """With the biases measured (``paired``): the chance that every probability the tested settings
+        answer is within the tolerance of deep search's expectation, each contract's answer normal around
+        deep search's plus its bias with the standard error the answer reports (``Bias.tolerance_chance``),
+        independent but for Garde's, which is Prise's."""
+        se = {g.contract: g.default.se for g in self.gaps}
+        return math.prod(b.tolerance_chance(se[b.contract], TOLERANCE) for b in self.biases
+                         if b.contract != Contract.GARDE)
 
     @property
     def within_noise(self) -> bool:
@@ -189,7 +207,9 @@ class HandCheck:
                 "same_recommendation": self.same_recommendation, "deep_score_difference": cost,
                 "deep_score_difference_se": se, "recommendation_agrees": self.recommendation_agrees,
                 "deep_options": {token: {"vs_best": m, "se": e} for token, (m, e) in self.deep_options.items()},
-                "seconds": dict(self.seconds), "seed_default": self.seed_default, "seed_deep": self.seed_deep}
+                "seconds": dict(self.seconds), "seed_default": self.seed_default, "seed_deep": self.seed_deep,
+                **({"paired": [b.as_dict() for b in self.biases],
+                    "within_3pp_expected": self.expected_within_tolerance()} if self.biases else {})}
 
     @classmethod
     def from_dict(cls, data: dict, seeds: tuple[int | None, int | None]) -> "HandCheck":
@@ -200,7 +220,8 @@ class HandCheck:
         return cls(Hand.parse(data["hand"]), data["deals_default"], data["deals_deep"], gaps,
                    data["recommendation_default"], data["recommendation_deep"],
                    {token: (o["vs_best"], o["se"]) for token, o in data["deep_options"].items()},
-                   dict(data["seconds"]), data.get("seed_default", seeds[0]), data.get("seed_deep", seeds[1]))
+                   dict(data["seconds"]), data.get("seed_default", seeds[0]), data.get("seed_deep", seeds[1]),
+                   tuple(Bias.from_dict(b) for b in data.get("paired", ())))
 
 
 @dataclass(frozen=True)
@@ -212,6 +233,7 @@ class Calibration:
     hands: list[HandCheck]
     deep_from: str | None = None       # the record the deep answers were taken from, if any
     deep_streams: str = STREAMS        # "shared": that record's deep runs had one seed for every hand
+    paired: int | None = None          # the most deals of each contract's paired measure (None: not measured)
 
     @property
     def players(self) -> int:
@@ -242,7 +264,21 @@ class Calibration:
             "share_same_recommendation": self.share(lambda h: h.same_recommendation),
             "share_recommendation_agrees": self.share(lambda h: h.recommendation_agrees),
             "seconds_per_command": {key: self.seconds(key) for key in self.hands[0].seconds},
+            **(self.paired_summary() if self.paired else {}),
         }
+
+    def paired_summary(self) -> dict:
+        """The paired measure over the hands: each contract's biases (``bias_summary``), and the share
+        of hands whose every answer is expected within the tolerance of deep search's expectation, the
+        mean of the hands' chances (``HandCheck.expected_within_tolerance``), with its standard error
+        over the hands."""
+        chances = [h.expected_within_tolerance() for h in self.hands]
+        n = len(chances)
+        mean = sum(chances) / n
+        spread = math.sqrt(sum((c - mean) ** 2 for c in chances) / (n - 1) / n) if n > 1 else float("nan")
+        return {"biases": {c.token: bias_summary([b for h in self.hands for b in h.biases if b.contract == c])
+                           for c in Contract},
+                "share_within_3pp_expected": mean, "share_within_3pp_expected_se": spread}
 
     def as_dict(self) -> dict:
         return {"players": self.players, "seat": 1, "hands": len(self.hands), "seed": self.seed,
@@ -252,6 +288,7 @@ class Calibration:
                 "deep": {"play_model": self.deep.play_model(self.players), "worlds": self.deep.worlds,
                          "deals": self.deep.deals, "seed": self.deep.seed, "streams": self.deep_streams,
                          "taken_from": self.deep_from},
+                **({"paired": paired_settings(self.paired)} if self.paired else {}),
                 "summary": self.summary(), "per_hand": [h.as_dict() for h in self.hands],
                 "variants": self.rules.variants()}
 
@@ -269,6 +306,22 @@ def gap_summary(gaps: list[Gap]) -> dict:
             "within_3pp_if_unbiased": sum(g.tolerance_chance() for g in gaps) / n}
 
 
+def bias_summary(biases: list[Bias]) -> dict:
+    """One contract's paired biases over the hands: their mean, mean and worst absolute value, their
+    spread beyond noise (as ``gap_summary``'s), their mean standard error and mean deals."""
+    n = len(biases)
+    excess = sum(b.mean ** 2 - b.se ** 2 for b in biases) / n
+    return {"mean": sum(b.mean for b in biases) / n, "mean_abs": sum(abs(b.mean) for b in biases) / n,
+            "worst_abs": max(abs(b.mean) for b in biases), "spread_beyond_noise": math.sqrt(max(excess, 0.0)),
+            "mean_se": sum(b.se for b in biases) / n, "mean_deals": sum(b.deals for b in biases) / n}
+
+
+def paired_settings(most: int) -> dict:
+    """The paired measure's settings, as the record and the JSON state them."""
+    return {"most_deals": most, "step": paired_measure.STEP, "stop_at_se_ratio": paired_measure.RATIO,
+            "seed": paired_measure.SEED, "deep_policy": paired_measure.DEEP_POLICY}
+
+
 def _timed(call: Callable[[], object]) -> tuple[object, float]:
     start = time.perf_counter()
     result = call()
@@ -276,10 +329,22 @@ def _timed(call: Callable[[], object]) -> tuple[object, float]:
 
 
 def check_hand(hand: Hand, rules: Rules, default: Settings, deep: Settings,
-               reference: HandCheck | None = None) -> HandCheck:
+               reference: HandCheck | None = None, pairing: tuple[int, int] | None = None) -> HandCheck:
     """One hand through ``odds`` and ``bid`` (seat 1, no earlier bid) under both settings (the hand's
     own seeds in them), or under the default's alone against the deep answers of ``reference`` (a
-    check of the same hand)."""
+    check of the same hand); with ``pairing`` (the most deals, the seed), each contract's bias measured
+    too (``analyzer.quality.paired``)."""
+    check = _answers(hand, rules, default, deep, reference)
+    if pairing is None:
+        return check
+    most, seed = pairing
+    biases, seconds = _timed(lambda: measure_biases(hand, rules, default, deep.worlds, most, seed,
+                                                    {g.contract: g.default.se for g in check.gaps}))
+    return replace(check, biases=biases, seconds={**check.seconds, "paired": seconds})
+
+
+def _answers(hand: Hand, rules: Rules, default: Settings, deep: Settings,
+             reference: HandCheck | None) -> HandCheck:
     seconds = {}
     answers = {}
     for name, settings in (("default", default), ("deep", deep))[:1 if reference else 2]:
@@ -294,7 +359,8 @@ def check_hand(hand: Hand, rules: Rules, default: Settings, deep: Settings,
 def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS, deals: int = DEEP_DEALS,
               jobs: int | None = None, progress: Callable[[int, int | None], None] | None = None,
               rules: Rules | None = None, tested: Settings | None = None, record: str | Path | None = None,
-              resume: bool = False, workers: int = 1, deep_from: str | Path | None = None) -> Calibration:
+              resume: bool = False, workers: int = 1, deep_from: str | Path | None = None,
+              paired: int | None = None) -> Calibration:
     """The answers of ``tested`` (the commands' defaults when None; its threads are ``jobs``) against deep
     answers on ``hands`` random hands of seat 1 under ``rules`` (FFT at ``players`` players when None);
     ``progress(done, hands)`` after each hand.  With ``record``, each hand's check is written there as
@@ -303,12 +369,16 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
     ``hands``, so a record also grows a run).  ``workers`` > 1 checks that many hands at once, each in
     a process of its own (the same checks; see ``checked``).  ``deep_from`` names a record whose deep
     answers are taken instead of searching again (its deep settings then replace ``worlds`` and
-    ``deals``): any settings can be set against one long deep run in the time of their own.  Hand i's
-    runs are seeded ``hand_seed(tested seed, i)`` and ``hand_seed(DEEP_SEED, i)``."""
+    ``deals``): any settings can be set against one long deep run in the time of their own.  ``paired``
+    (deals): each contract's bias is measured too, on at most that many deals played by the tested
+    model and by deep search alike (``analyzer.quality.paired``).  Hand i's runs are seeded
+    ``hand_seed(tested seed, i)``, ``hand_seed(DEEP_SEED, i)`` and ``hand_seed(paired_measure.SEED, i)``."""
     if not 1 <= hands <= MAX_HANDS:
         raise SizeLimitError(f"--hands {hands}: expected 1 to {MAX_HANDS:,} hands")
     if workers < 1:
         raise TarotError(f"--workers {workers}: expected at least 1")
+    if paired is not None and not 1 <= paired <= MAX_DEALS:
+        raise SizeLimitError(f"--paired {paired}: expected 1 to {MAX_DEALS:,} deals")
     rules = rules or Rules(players=players)
     if workers > 1 and jobs is None:
         jobs = 1                    # a thread per worker: the workers share the cores
@@ -318,7 +388,8 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
         (worlds, deals, streams), reference = deep_answers(Path(deep_from), rules, seed, hands)
     deep = Settings(policy="pimc", worlds=worlds, deals=deals, seed=DEEP_SEED, jobs=jobs)
     with record_lock(Path(record) if record else None):
-        held = open_record(Path(record), record_settings(rules, seed, default, deep, streams), resume) if record else {}
+        held = open_record(Path(record), record_settings(rules, seed, default, deep, streams, paired),
+                           resume) if record else {}
         checks: dict[int, HandCheck] = {}
         pending = []
         for i, hand in enumerate(random_hands(rules, hands, seed)):
@@ -330,7 +401,8 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
                 checks[i] = held[i]
             else:
                 pending.append((i, hand, default.with_(seed=hand_seed(default.seed, i)),
-                                deep.with_(seed=hand_seed(DEEP_SEED, i)), reference.get(i)))
+                                deep.with_(seed=hand_seed(DEEP_SEED, i)), reference.get(i),
+                                (paired, hand_seed(paired_measure.SEED, i)) if paired else None))
         if progress and checks:
             progress(len(checks), hands)
         for i, check in checked(pending, rules, workers):
@@ -340,24 +412,24 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
             if progress:
                 progress(len(checks), hands)
     return Calibration(rules, seed, default, deep, [checks[i] for i in range(hands)],
-                       str(deep_from) if deep_from else None, streams)
+                       str(deep_from) if deep_from else None, streams, paired)
 
 
-def checked(pending: list[tuple[int, Hand, Settings, Settings, HandCheck | None]], rules: Rules,
-            workers: int) -> Iterator[tuple[int, HandCheck]]:
-    """Each pending (index, hand, default and deep settings, reference) with its check, in this
+def checked(pending: list[tuple[int, Hand, Settings, Settings, HandCheck | None, tuple[int, int] | None]],
+            rules: Rules, workers: int) -> Iterator[tuple[int, HandCheck]]:
+    """Each pending (index, hand, default and deep settings, reference, pairing) with its check, in this
     process one after the other (``workers`` 1), or in ``workers`` processes of their own, ``workers``
     hands at a time, as each ends.  A hand's check does not depend on where it ran (each run's deals
     come from its seed, whatever the threads), but its seconds do: a worker's are those of its own
     threads on a machine the others share."""
     if workers == 1 or len(pending) <= 1:
-        for i, hand, default, deep, reference in pending:
-            yield i, check_hand(hand, rules, default, deep, reference)
+        for i, hand, default, deep, reference, pairing in pending:
+            yield i, check_hand(hand, rules, default, deep, reference, pairing)
         return
     # spawn, not fork: a forked child would inherit Numba's thread pool in whatever state it is
     with ProcessPoolExecutor(min(workers, len(pending)), mp_context=get_context("spawn")) as pool:
-        futures = {pool.submit(check_hand, hand, rules, default, deep, reference): i
-                   for i, hand, default, deep, reference in pending}
+        futures = {pool.submit(check_hand, hand, rules, default, deep, reference, pairing): i
+                   for i, hand, default, deep, reference, pairing in pending}
         try:
             for future in as_completed(futures):
                 yield futures[future], future.result()
@@ -420,14 +492,17 @@ def record_lock(path: Path | None) -> Iterator[None]:
         yield
 
 
-def record_settings(rules: Rules, seed: int, default: Settings, deep: Settings, streams: str = STREAMS) -> dict:
+def record_settings(rules: Rules, seed: int, default: Settings, deep: Settings, streams: str = STREAMS,
+                    paired: int | None = None) -> dict:
     """What a record's hands depend on: its first line, which a resumed run must match (``streams``: its
-    deep answers', "shared" where they come from an earlier record that had one seed for every hand)."""
+    deep answers', "shared" where they come from an earlier record that had one seed for every hand;
+    ``paired``: the paired measure's most deals, stated only where it is measured)."""
     return {"calibrate": {"players": rules.players, "seed": seed, "variants": rules.variants(), "streams": streams,
                           "tested": {"policy": default.policy, "worlds": default.worlds,
                                      "precision": default.precision, "max_deals": default.max_deals,
                                      "seed": default.seed},
-                          "deep": {"worlds": deep.worlds, "deals": deep.deals, "seed": deep.seed}}}
+                          "deep": {"worlds": deep.worlds, "deals": deep.deals, "seed": deep.seed},
+                          **({"paired": paired_settings(paired)} if paired else {})}}
 
 
 def open_record(path: Path, settings: dict, resume: bool) -> dict[int, HandCheck]:

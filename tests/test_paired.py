@@ -1,0 +1,162 @@
+"""The paired measure of ``calibrate --paired``: each contract's bias on the same deals, its stop rule,
+the chance it gives a hand's answers of falling within ±3 pp (exact, and unbiased over the bias's own
+noise, statistically), and its place in the command's output and record (tiny runs)."""
+
+import csv
+import io
+import json
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from analyzer.advice.odds import contract_odds, simulate_contract
+from analyzer.hand import Hand
+from analyzer.quality import paired
+from analyzer.quality.calibrate import Estimate, Gap, HandCheck, calibrate, hand_seed
+from analyzer.quality.paired import Bias, measure_biases
+from analyzer.rules import Contract, Rules
+from analyzer.runs import Settings
+from cli.main import main
+from kernels import playout as K
+from tests.errorline import assert_one_error_line
+
+HAND = Hand.parse("21 19 11 10 7 5S 5H 1H KD QD 8D 6D 5D KC CC 9C 8C 5C")     # 4 players
+RULES = Rules(players=4)
+TINY = ["calibrate", "--hands", "2", "--deep-worlds", "2", "--deep-deals", "10", "--jobs", "1", "--quiet",
+        "--seed", "3", "--policy", "heuristic"]
+
+
+def normal_within(mean: float, sd: float, t: float) -> float:
+    return 0.5 * (math.erf((t - mean) / (sd * math.sqrt(2))) - math.erf((-t - mean) / (sd * math.sqrt(2))))
+
+
+def test_the_chance_is_the_normal_one_with_the_bias_s_noise_taken_from_the_answer_s():
+    exact = Bias(Contract.PRISE, 0.01, 0.0, 1000)
+    assert exact.tolerance_chance(0.03 / 1.959964, 0.03) == pytest.approx(normal_within(0.01, 0.03 / 1.959964, 0.03))
+    assert Bias(Contract.PRISE, 0.0, 0.0, 1000).tolerance_chance(0.03 / 1.959964, 0.03) == pytest.approx(0.95, abs=1e-5)
+    noisy = Bias(Contract.PRISE, 0.01, 0.012, 1000)
+    assert noisy.tolerance_chance(0.013, 0.03) == pytest.approx(normal_within(0.01, math.sqrt(0.013 ** 2 - 0.012 ** 2),
+                                                                              0.03))
+    # the bias's se beyond the answer's: whether the bias is within the tolerance
+    assert Bias(Contract.PRISE, 0.029, 0.02, 250).tolerance_chance(0.01, 0.03) == 1.0
+    assert Bias(Contract.PRISE, -0.031, 0.02, 250).tolerance_chance(0.01, 0.03) == 0.0
+
+
+@pytest.mark.parametrize("bias,se,default_se", [(0.0, 0.008, 0.0128), (-0.02, 0.01, 0.0128), (0.035, 0.005, 0.01)])
+def test_over_the_bias_s_own_noise_the_chance_is_unbiased(bias, se, default_se):
+    """Measured biases drawn around a true one with their se (20,000, seed 5): the mean of their chances
+    is the chance of an answer normal around the true bias with the answer's se, within 4 se of that
+    mean; the chance of the measured bias taken as exact (no deconvolution) would miss it where the
+    bias's noise is not small."""
+    draws = np.random.default_rng(5).normal(bias, se, 20_000)
+    chances = np.array([Bias(Contract.PRISE, float(d), se, 1000).tolerance_chance(default_se, 0.03) for d in draws])
+    truth = normal_within(bias, default_se, 0.03)
+    assert abs(chances.mean() - truth) <= 4 * chances.std() / math.sqrt(draws.size)
+    naive = np.array([normal_within(float(d), default_se, 0.03) for d in draws])
+    if se >= 0.008:
+        assert abs(naive.mean() - truth) > 4 * naive.std() / math.sqrt(draws.size)
+
+
+def test_a_hand_s_chance_is_the_product_of_its_contracts_but_garde():
+    """Garde is Prise's play scored again: it counts with Prise once."""
+    se = 0.03 / 1.959964
+    gaps = tuple(Gap(c, Estimate(0.4, se), Estimate(0.4, 0.02)) for c in Contract)
+    biases = tuple(Bias(c, b, 0.0, 1000) for c, b in zip(Contract, (0.0, 0.0, 0.01, -0.02)))
+    check = HandCheck(HAND, 1, 1, gaps, "pass", "pass", {"pass": (0.0, 0.0)}, {}, 0, 1, biases)
+    expected = 0.95 * normal_within(0.01, se, 0.03) * normal_within(-0.02, se, 0.03)
+    assert check.expected_within_tolerance() == pytest.approx(expected, abs=1e-4)
+
+
+def test_one_model_against_itself_is_the_same_play_of_the_same_deals():
+    """The tested play is deep search's (pimc, 3 worlds, both): every deal plays alike, so each bias is 0,
+    its se the floor of one deal in the deals played (the deals and the play's draws are the same)."""
+    biases = measure_biases(HAND, RULES, Settings(policy="pimc", worlds=3, jobs=1), 3, 40, 11,
+                            {c: 0.01 for c in Contract})
+    assert [b.contract for b in biases] == list(Contract)
+    assert all(b.mean == 0.0 and b.deals == 40 and b.se == pytest.approx(1 / 40) for b in biases)
+
+
+def test_a_bias_is_the_difference_of_the_two_plays_of_each_deal():
+    """The heuristic against pimc with 2 worlds: each contract's bias is the difference of its made rate
+    under each on deals 0…59 of the stream (Garde's: Prise's play scored as Garde), its se the paired
+    difference's; the deep play is deep search's ``odds`` of those deals."""
+    biases = {b.contract: b for b in measure_biases(HAND, RULES, Settings(policy="heuristic", jobs=1), 2, 60, 11,
+                                                    {c: 0.01 for c in Contract})}
+    deep = {o.contract: o.success.p for o in contract_odds(HAND, RULES, 0, Settings(policy="pimc", worlds=2, deals=60,
+                                                                                    seed=11, jobs=1)).contracts}
+    for contract in (Contract.PRISE, Contract.GARDE_SANS, Contract.GARDE_CONTRE):
+        made = [simulate_contract(HAND, 0, contract, RULES, policy, 60, 11, worlds=2,
+                                  search_driver=True)[:, K.R_MADE] for policy in ("heuristic", "pimc")]
+        assert made[1].mean() == pytest.approx(deep[contract])
+        d = made[0].astype(float) - made[1]
+        assert biases[contract].mean == pytest.approx(d.mean())
+        assert biases[contract].se == pytest.approx(max(d.std(ddof=1) / math.sqrt(60), 1 / 60))
+        assert biases[contract].deals == 60
+    assert biases[Contract.GARDE].mean == pytest.approx(biases[Contract.PRISE].mean)
+
+
+def test_a_contract_stops_once_its_bias_is_known_to_the_ratio_of_the_answer_s_noise():
+    loose = measure_biases(HAND, RULES, Settings(policy="heuristic", jobs=1), 1, 2 * paired.STEP, 11,
+                           {c: 1.0 for c in Contract})
+    assert all(b.deals == paired.STEP for b in loose)
+    tight = measure_biases(HAND, RULES, Settings(policy="heuristic", jobs=1), 1, paired.STEP + 20, 11,
+                           {c: 1e-6 for c in Contract})
+    assert all(b.deals == paired.STEP + 20 for b in tight)
+
+
+@pytest.fixture(scope="module")
+def paired_report() -> dict:
+    result = CliRunner().invoke(main, [*TINY, "--paired", "20", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_the_command_measures_each_hand_s_biases_and_sums_them_up(paired_report):
+    assert paired_report["paired"] == {"most_deals": 20, "step": paired.STEP, "stop_at_se_ratio": paired.RATIO,
+                                       "seed": paired.SEED, "deep_policy": "pimc"}
+    for i, hand in enumerate(paired_report["per_hand"]):
+        assert [b["contract"] for b in hand["paired"]] == [c.token for c in Contract]
+        biases = measure_biases(Hand.parse(hand["hand"]), RULES, Settings(policy="heuristic", jobs=1), 2, 20,
+                                hand_seed(paired.SEED, i), {c: 1.0 for c in Contract})
+        assert [b["bias"] for b in hand["paired"]] == pytest.approx([b.mean for b in biases])
+        assert 0.0 <= hand["within_3pp_expected"] <= 1.0
+    summary = paired_report["summary"]
+    chances = [h["within_3pp_expected"] for h in paired_report["per_hand"]]
+    assert summary["share_within_3pp_expected"] == pytest.approx(sum(chances) / 2)
+    assert summary["share_within_3pp_expected_se"] == pytest.approx(abs(chances[0] - chances[1]) / 2)
+    assert summary["biases"]["prise"]["mean"] == pytest.approx(
+        sum(h["paired"][0]["bias"] for h in paired_report["per_hand"]) / 2)
+    assert "paired" in summary["seconds_per_command"]
+
+
+def test_without_paired_nothing_of_it_is_said():
+    result = CliRunner().invoke(main, [*TINY, "--hands", "1", "--format", "json"])
+    data = json.loads(result.stdout)
+    assert "paired" not in data and "biases" not in data["summary"] and "paired" not in data["per_hand"][0]
+
+
+def test_table_and_csv_show_the_biases():
+    table = CliRunner().invoke(main, [*TINY, "--hands", "1", "--paired", "20"]).stdout
+    assert "bias  ± se  deals" in table and "paired: the default's play minus deep search's" in table
+    assert "chance that every answer is within ±3 pp of deep search's expectation" in table
+    rows = list(csv.DictReader(io.StringIO(CliRunner().invoke(
+        main, [*TINY, "--hands", "1", "--paired", "20", "--format", "csv"]).stdout)))
+    assert len(rows) == 4 and all(r["bias_deals"] == "20" and r["bias"] and r["bias_se"] for r in rows)
+
+
+def test_a_record_keeps_the_biases_and_refuses_other_paired_settings(tmp_path):
+    record = tmp_path / "run.jsonl"
+    first = calibrate(4, 1, 3, 2, 10, 1, tested=Settings(policy="heuristic"), record=record, paired=20)
+    again = calibrate(4, 1, 3, 2, 10, 1, tested=Settings(policy="heuristic"), record=record, resume=True, paired=20)
+    assert again.hands[0].biases == first.hands[0].biases and first.hands[0].biases
+    assert json.loads(record.read_text().splitlines()[0])["calibrate"]["paired"]["most_deals"] == 20
+    for other in (["--paired", "30"], []):
+        args = [*TINY, "--hands", "1", "--deep-deals", "10", "--record", str(record), "--resume", *other]
+        assert_one_error_line(CliRunner().invoke(main, args), "paired")
+
+
+@pytest.mark.parametrize("value", ["5", "x", "0"])
+def test_bad_paired_is_one_line(value):
+    assert_one_error_line(CliRunner().invoke(main, ["calibrate", "--paired", value]), "--paired")
