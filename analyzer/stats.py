@@ -70,6 +70,15 @@ class Mean:
         return self.mean - Z95 * self.se, self.mean + Z95 * self.se
 
 
+def normal_within(mean: float, sd: float, bound: float) -> float:
+    """The chance that a normal variable of ``mean`` and standard deviation ``sd`` lies within ±``bound``
+    (with ``sd`` 0, whether ``mean`` does)."""
+    if sd <= 0:
+        return float(abs(mean) <= bound)
+    scale = sd * math.sqrt(2)
+    return 0.5 * (math.erf((bound - mean) / scale) - math.erf((-bound - mean) / scale))
+
+
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     if n == 0:
         return 0.0, 1.0

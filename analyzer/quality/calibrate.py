@@ -23,9 +23,10 @@ agreeing recommendations, and the mean seconds per command.
 
 A deep run of its own deals judges a gap only to its noise (2.9 pp at 300 deals near even odds).  With a
 paired measure (``analyzer.quality.paired``) each contract's bias, the tested model's play against deep
-search's on the same deals, is known far more closely, and with each answer's own standard error it
-gives each hand's chance that every answer falls within ±3 pp of deep search's expectation: the share of
-hands the target asks for, expected, with the deep run's noise taken out instead of allowed for.
+search's on the same deals, is known far more closely; with the biases' spread from hand to hand and
+each answer's own standard error, it gives the share of hands whose every answer falls within ±3 pp of
+deep search's expectation, the share the target asks for, with bounds from below
+(``Calibration.paired_summary``).
 
 A run of many hands takes hours: with a record (a file of JSON lines, the settings first, then a
 line per hand as it ends) it can stop and go on, or grow, without checking a hand twice.
@@ -53,13 +54,14 @@ from analyzer.quality.paired import Bias, measure_biases
 from analyzer.rules import Contract, Rules
 from analyzer.runs import MAX_DEALS, Settings
 from analyzer.sampling import random_hands
-from analyzer.stats import Z95
+from analyzer.stats import Z95, normal_within
 
 DEEP_SEED = 1            # the deep runs' seeds derive from it (``hand_seed``), the tested runs' from their own
 STREAMS = "per hand"     # a record's deal streams: each hand's runs seeded apart (earlier records: "shared")
 DEEP_WORLDS = 16
 DEEP_DEALS = 200
 TOLERANCE = 0.03         # the target: every probability within ±3 percentage points of deep search
+Z95_ONE_SIDED = 1.6448536269514722   # a one-sided 95% bound lies this many standard errors out
 NOISE_SES = 2.0          # a gap within two standard errors of the difference is what noise explains
 MAX_HANDS = 100_000      # each hand costs about a minute of deep search: more is refused
 
@@ -109,8 +111,7 @@ class Gap:
         """The chance that this gap would be within the tolerance if the default's expectation were deep
         search's (the gap then normal around 0 with its standard error; ``default_only``: with the
         default's own standard error alone, deep search's value taken as exact)."""
-        se = self.default.se if default_only else self.se
-        return math.erf(TOLERANCE / (se * math.sqrt(2))) if se > 0 else 1.0
+        return normal_within(0.0, self.default.se if default_only else self.se, TOLERANCE)
 
     def as_dict(self) -> dict:
         return {"contract": self.contract.token, "p_default": self.default.p, "se_default": self.default.se,
@@ -175,13 +176,15 @@ class HandCheck:
         value taken as exact), what its precision allows however many deep deals."""
         return math.prod(g.tolerance_chance(default_only) for g in self.gaps if g.contract != Contract.GARDE)
 
-    def expected_within_tolerance(self) -> float:
+    def within_tolerance_at_least(self) -> float:
         """With the biases measured (``paired``): the chance that every probability the tested settings
         answer is within the tolerance of deep search's expectation, each contract's answer normal around
-        deep search's plus its bias with the standard error the answer reports (``Bias.tolerance_chance``),
-        independent but for Garde's, which is Prise's."""
+        deep search's plus its measured bias, with the answer's standard error, independent but for
+        Garde's, which is Prise's.  The measured bias has noise of its own, so this chance is on average
+        that of an answer with both noises: lower than the answer's own while the bias is within the
+        tolerance, a bound from below (``Calibration.paired_summary`` gives the estimate)."""
         se = {g.contract: g.default.se for g in self.gaps}
-        return math.prod(b.tolerance_chance(se[b.contract], TOLERANCE) for b in self.biases
+        return math.prod(normal_within(b.mean, se[b.contract], TOLERANCE) for b in self.biases
                          if b.contract != Contract.GARDE)
 
     @property
@@ -209,7 +212,7 @@ class HandCheck:
                 "deep_options": {token: {"vs_best": m, "se": e} for token, (m, e) in self.deep_options.items()},
                 "seconds": dict(self.seconds), "seed_default": self.seed_default, "seed_deep": self.seed_deep,
                 **({"paired": [b.as_dict() for b in self.biases],
-                    "within_3pp_expected": self.expected_within_tolerance()} if self.biases else {})}
+                    "within_3pp_at_least": self.within_tolerance_at_least()} if self.biases else {})}
 
     @classmethod
     def from_dict(cls, data: dict, seeds: tuple[int | None, int | None]) -> "HandCheck":
@@ -268,17 +271,25 @@ class Calibration:
         }
 
     def paired_summary(self) -> dict:
-        """The paired measure over the hands: each contract's biases (``bias_summary``), and the share
-        of hands whose every answer is expected within the tolerance of deep search's expectation, the
-        mean of the hands' chances (``HandCheck.expected_within_tolerance``), with its standard error
-        over the hands."""
-        chances = [h.expected_within_tolerance() for h in self.hands]
-        n = len(chances)
-        mean = sum(chances) / n
-        spread = math.sqrt(sum((c - mean) ** 2 for c in chances) / (n - 1) / n) if n > 1 else float("nan")
-        return {"biases": {c.token: bias_summary([b for h in self.hands for b in h.biases if b.contract == c])
-                           for c in Contract},
-                "share_within_3pp_expected": mean, "share_within_3pp_expected_se": spread}
+        """The paired measure over the hands: each contract's biases (``bias_summary``), and the share of
+        hands whose every answer is within the tolerance of deep search's expectation.  Estimated with
+        the biases' spread: each contract's true bias, hand to hand, normal with the biases' mean and
+        their spread beyond noise, each answer normal around it with its own standard error, the share
+        the mean over the hands of the chance that all are within (Garde counted with Prise once); at
+        the spread's upper 95% bound, a lower bound; and, without that model, the mean of the hands'
+        ``within_tolerance_at_least``, a bound from below as long as the biases are within the tolerance.
+        """
+        biases = {c.token: bias_summary([b for h in self.hands for b in h.biases if b.contract == c])
+                  for c in Contract}
+
+        def share(spread: str) -> float:
+            return sum(math.prod(normal_within(biases[g.contract.token]["mean"],
+                                               math.hypot(g.default.se, biases[g.contract.token][spread]), TOLERANCE)
+                                 for g in h.gaps if g.contract != Contract.GARDE) for h in self.hands) / len(self.hands)
+
+        return {"biases": biases, "share_within_3pp_expected": share("spread"),
+                "share_within_3pp_expected_low": share("spread_upper"),
+                "share_within_3pp_at_least": sum(h.within_tolerance_at_least() for h in self.hands) / len(self.hands)}
 
     def as_dict(self) -> dict:
         return {"players": self.players, "seat": 1, "hands": len(self.hands), "seed": self.seed,
@@ -308,11 +319,20 @@ def gap_summary(gaps: list[Gap]) -> dict:
 
 def bias_summary(biases: list[Bias]) -> dict:
     """One contract's paired biases over the hands: their mean, mean and worst absolute value, their
-    spread beyond noise (as ``gap_summary``'s), their mean standard error and mean deals."""
+    mean standard error and mean deals, and their spread beyond noise about their mean (the standard
+    deviation of the true biases, hand to hand, estimated: √max(0, variance of the biases − mean se²))
+    with its upper 95% bound (one-sided, from the standard error of the hands' squared deviations minus
+    their se²; from one hand, no spread and an infinite bound)."""
     n = len(biases)
-    excess = sum(b.mean ** 2 - b.se ** 2 for b in biases) / n
-    return {"mean": sum(b.mean for b in biases) / n, "mean_abs": sum(abs(b.mean) for b in biases) / n,
-            "worst_abs": max(abs(b.mean) for b in biases), "spread_beyond_noise": math.sqrt(max(excess, 0.0)),
+    mean = sum(b.mean for b in biases) / n
+    excess = [(b.mean - mean) ** 2 * n / (n - 1) - b.se ** 2 for b in biases] if n > 1 else []
+    spread, upper = math.nan, math.inf
+    if excess:
+        centre = sum(excess) / n
+        error = math.sqrt(sum((e - centre) ** 2 for e in excess) / (n - 1) / n)
+        spread, upper = math.sqrt(max(centre, 0.0)), math.sqrt(max(centre + Z95_ONE_SIDED * error, 0.0))
+    return {"mean": mean, "mean_abs": sum(abs(b.mean) for b in biases) / n,
+            "worst_abs": max(abs(b.mean) for b in biases), "spread": spread, "spread_upper": upper,
             "mean_se": sum(b.se for b in biases) / n, "mean_deals": sum(b.deals for b in biases) / n}
 
 

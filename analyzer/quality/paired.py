@@ -6,9 +6,9 @@ of the hands fall within ±3 pp that way takes some 2,500 deep deals a hand.  Pl
 the two models' outcomes differ on about a sixth of them, so the difference of their probabilities of
 success (the tested model's bias: what its expectation misses of deep search's) is measured far more
 closely.  The default's answer is its model's expectation plus its own noise, whose standard error the
-answer reports, so with the bias it says how often that answer falls within ±3 pp of deep search's
-expectation (``tolerance_chance``): the share of hands the target asks for, with the deep run's noise
-taken out instead of allowed for.
+answer reports, so with the biases it says how often that answer falls within ±3 pp of deep search's
+expectation (``analyzer.quality.calibrate``): the share of hands the target asks for, with most of the
+deep run's noise taken out instead of allowed for.
 
 Each contract is played on the deals ``offset …`` of its own stream (``hand_seed``-seeded by the
 calibration) by the tested model (``Settings.for_contract``: the mixed model's worlds, or the
@@ -47,20 +47,6 @@ class Bias:
     mean: float
     se: float
     deals: int
-
-    def tolerance_chance(self, default_se: float, tolerance: float) -> float:
-        """The chance that an answer of the tested settings, normal around deep search's expectation plus
-        this bias with standard error ``default_se``, is within ``tolerance`` of deep search's expectation,
-        estimated from the measured bias: the chance under N(mean, default_se² − se²), whose average
-        over the bias's own noise N(0, se²) is exactly the chance asked for (the bias's noise stands for
-        part of the default's).  Where the bias's se exceeds the default's, the chance under N(mean, 0),
-        whose average is the chance under the bias's wider noise: less than the one asked for while the
-        bias is within the tolerance."""
-        sd = math.sqrt(max(default_se ** 2 - self.se ** 2, 0.0))
-        if sd == 0:
-            return float(abs(self.mean) <= tolerance)
-        return 0.5 * (math.erf((tolerance - self.mean) / (sd * math.sqrt(2)))
-                      - math.erf((-tolerance - self.mean) / (sd * math.sqrt(2))))
 
     def as_dict(self) -> dict:
         return {"contract": self.contract.token, "bias": self.mean, "se": self.se, "deals": self.deals}
