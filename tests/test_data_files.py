@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.hand import Hand
-from analyzer.quality.calibrate import DEEP_SEED, hand_seed, read_record
+from analyzer.quality.calibrate import DEEP_SEED, hand_seed, paired_settings, read_record
 from analyzer.rules import Contract, Rules
 from analyzer.sampling import random_hands
 
@@ -47,3 +47,19 @@ def test_calibration_records_hold_the_seed_s_hands_with_their_deep_answers(name,
         assert check.deals_deep == run["deep"]["deals"]
         assert [g.contract for g in check.gaps] == list(Contract)
         assert check.recommendation_deep in check.deep_options and check.deep_options[check.recommendation_deep][0] == 0
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_paired_records_hold_each_hand_s_biases_beside_the_deep_answers_they_took(players):
+    """The paired records (``calibrate --paired``) took their deep answers from the record of the same
+    player count and hold each contract's bias of every hand, Garde's Prise's."""
+    settings, checks, cut = read_record(DATA / "calibration" / f"calibrate-{players}p-paired.jsonl")
+    _, deep, _ = read_record(DATA / "calibration" / f"calibrate-{players}p.jsonl")
+    run = settings["calibrate"]
+    assert cut is None and run["paired"] == paired_settings(run["paired"]["most_deals"])
+    assert sorted(checks) == list(range(100))
+    for i, check in checks.items():
+        assert [g.deep for g in check.gaps] == [g.deep for g in deep[i].gaps] and check.hand == deep[i].hand
+        assert [b.contract for b in check.biases] == list(Contract)
+        assert all(1 <= b.deals <= run["paired"]["most_deals"] and b.se > 0 for b in check.biases)
+        assert check.biases[0].mean == check.biases[1].mean
