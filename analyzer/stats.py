@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 Z95 = 1.959963984540054
+Z95_ONE_SIDED = 1.6448536269514722     # a one-sided 95% bound lies this many standard errors out
 
 
 @dataclass(frozen=True)

@@ -189,11 +189,15 @@ def _paired_summary(s: dict, n: int) -> None:
     click.echo(f"  {'contract':<13}{'mean bias':>10}{'mean |bias|':>12}{'worst |bias|':>13}"
                f"{'spread beyond noise (95% bound)':>32}{'mean se':>8}{'mean deals':>11}")
     for token, b in s["biases"].items():
-        spread = f"{100 * b['spread']:.1f} ({100 * b['spread_upper']:.1f})"
+        spread = f"{100 * b['spread']:.1f} ({100 * b['spread_upper']:.1f})" if n > 1 else "(two hands or more)"
         click.echo(f"  {token:<13}{100 * b['mean']:>+10.1f}{100 * b['mean_abs']:>12.1f}{100 * b['worst_abs']:>13.1f}"
                    f"{spread:>32}{100 * b['mean_se']:>8.1f}{b['mean_deals']:>11,.0f}")
     click.echo(f"  every answer within ±{TOLERANCE * 100:g} pp of deep search's expectation, share of the {n} hands:")
-    click.echo(f"    expected {s['share_within_3pp_expected']:.1%} (each contract's bias spread as measured, each "
-               "answer's noise its own)")
-    click.echo(f"    at least {s['share_within_3pp_expected_low']:.1%} (the spreads at their 95% bound) and "
-               f"{s['share_within_3pp_at_least']:.1%} (each hand's biases as measured, their noise added)")
+    if n > 1:
+        click.echo(f"    expected {s['share_within_3pp_expected']:.1%} (each contract's bias spread as measured, each "
+                   "answer's noise its own)")
+        click.echo(f"    at least {s['share_within_3pp_expected_low']:.1%} (the spreads at their 95% bound) and "
+                   f"{s['share_within_3pp_at_least']:.1%} (each hand's biases as measured, their noise added)")
+    else:
+        click.echo(f"    at least {s['share_within_3pp_at_least']:.1%} (the hand's biases as measured, their noise "
+                   "added; the rest needs two hands or more)")

@@ -165,7 +165,10 @@ def test_table_and_csv_show_the_biases():
     table = CliRunner().invoke(main, [*TINY, "--hands", "1", "--paired", "20"]).stdout
     assert "bias  ± se  deals" in table and "paired: the default's play minus deep search's" in table
     assert "every answer within ±3 pp of deep search's expectation, at least: " in table
-    assert "expected" in table and "at least" in table and "spread beyond noise (95% bound)" in table
+    assert "spread beyond noise (95% bound)" in table and "(two hands or more)" in table     # one hand: no spread
+    assert "at least" in table and "the rest needs two hands or more" in table
+    two = CliRunner().invoke(main, [*TINY, "--paired", "20"]).stdout
+    assert "    expected " in two and "(the spreads at their 95% bound)" in two
     rows = list(csv.DictReader(io.StringIO(CliRunner().invoke(
         main, [*TINY, "--hands", "1", "--paired", "20", "--format", "csv"]).stdout)))
     assert len(rows) == 4 and all(r["bias_deals"] == "20" and r["bias"] and r["bias_se"] for r in rows)

@@ -54,14 +54,13 @@ from analyzer.quality.paired import Bias, measure_biases
 from analyzer.rules import Contract, Rules
 from analyzer.runs import MAX_DEALS, Settings
 from analyzer.sampling import random_hands
-from analyzer.stats import Z95, normal_within
+from analyzer.stats import Z95, Z95_ONE_SIDED, normal_within
 
 DEEP_SEED = 1            # the deep runs' seeds derive from it (``hand_seed``), the tested runs' from their own
 STREAMS = "per hand"     # a record's deal streams: each hand's runs seeded apart (earlier records: "shared")
 DEEP_WORLDS = 16
 DEEP_DEALS = 200
 TOLERANCE = 0.03         # the target: every probability within ±3 percentage points of deep search
-Z95_ONE_SIDED = 1.6448536269514722   # a one-sided 95% bound lies this many standard errors out
 NOISE_SES = 2.0          # a gap within two standard errors of the difference is what noise explains
 MAX_HANDS = 100_000      # each hand costs about a minute of deep search: more is refused
 
