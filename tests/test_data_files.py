@@ -49,7 +49,7 @@ def test_calibration_records_hold_the_seed_s_hands_with_their_deep_answers(name,
         assert check.recommendation_deep in check.deep_options and check.deep_options[check.recommendation_deep][0] == 0
 
 
-@pytest.mark.parametrize("players", [4, 5])
+@pytest.mark.parametrize("players", [3, 4, 5])
 def test_paired_records_hold_each_hand_s_biases_beside_the_deep_answers_they_took(players):
     """The paired records (``calibrate --paired``) took their deep answers from the record of the same
     player count and hold each contract's bias of every hand, Garde's Prise's."""
