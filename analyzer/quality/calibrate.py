@@ -54,7 +54,7 @@ from analyzer.quality.paired import Bias, measure_biases
 from analyzer.rules import Contract, Rules
 from analyzer.runs import MAX_DEALS, Settings
 from analyzer.sampling import random_hands
-from analyzer.stats import Z95, Z95_ONE_SIDED, normal_within
+from analyzer.stats import Z95, Z95_ONE_SIDED, Mean, normal_within
 
 DEEP_SEED = 1            # the deep runs' seeds derive from it (``hand_seed``), the tested runs' from their own
 STREAMS = "per hand"     # a record's deal streams: each hand's runs seeded apart (earlier records: "shared")
@@ -310,8 +310,7 @@ def gap_summary(gaps: list[Gap]) -> dict:
     shortfall of the hands' shares comes from."""
     n = len(gaps)
     excess = sum(g.gap ** 2 - g.se ** 2 for g in gaps) / n
-    return {"mean": sum(g.gap for g in gaps) / n, "mean_abs": sum(abs(g.gap) for g in gaps) / n,
-            "worst_abs": max(abs(g.gap) for g in gaps), "spread_beyond_noise": math.sqrt(max(excess, 0.0)),
+    return {**_magnitudes([g.gap for g in gaps]), "spread_beyond_noise": math.sqrt(max(excess, 0.0)),
             "within_3pp": sum(abs(g.gap) <= TOLERANCE for g in gaps) / n,
             "within_3pp_if_unbiased": sum(g.tolerance_chance() for g in gaps) / n}
 
@@ -323,16 +322,20 @@ def bias_summary(biases: list[Bias]) -> dict:
     with its upper 95% bound (one-sided, from the standard error of the hands' squared deviations minus
     their se²; from one hand, no spread and an infinite bound)."""
     n = len(biases)
-    mean = sum(b.mean for b in biases) / n
-    excess = [(b.mean - mean) ** 2 * n / (n - 1) - b.se ** 2 for b in biases] if n > 1 else []
+    sizes = _magnitudes([b.mean for b in biases])
     spread, upper = math.nan, math.inf
-    if excess:
-        centre = sum(excess) / n
-        error = math.sqrt(sum((e - centre) ** 2 for e in excess) / (n - 1) / n)
-        spread, upper = math.sqrt(max(centre, 0.0)), math.sqrt(max(centre + Z95_ONE_SIDED * error, 0.0))
-    return {"mean": mean, "mean_abs": sum(abs(b.mean) for b in biases) / n,
-            "worst_abs": max(abs(b.mean) for b in biases), "spread": spread, "spread_upper": upper,
+    if n > 1:
+        excess = Mean.of([(b.mean - sizes["mean"]) ** 2 * n / (n - 1) - b.se ** 2 for b in biases])
+        spread = math.sqrt(max(excess.mean, 0.0))
+        upper = math.sqrt(max(excess.mean + Z95_ONE_SIDED * excess.se, 0.0))
+    return {**sizes, "spread": spread, "spread_upper": upper,
             "mean_se": sum(b.se for b in biases) / n, "mean_deals": sum(b.deals for b in biases) / n}
+
+
+def _magnitudes(values: list[float]) -> dict:
+    """The mean of ``values``, and the mean and worst of their absolute values."""
+    return {"mean": sum(values) / len(values), "mean_abs": sum(map(abs, values)) / len(values),
+            "worst_abs": max(map(abs, values))}
 
 
 def paired_settings(most: int) -> dict:

@@ -87,7 +87,7 @@ def measure_biases(hand: Hand, rules: Rules, tested: Settings, deep_worlds: int,
 def _made(hand: Hand, rules: Rules, contract: Contract, also: Contract | None, policy: str, worlds: int, n: int,
           seed: int, offset: int) -> np.ndarray:
     """Made (1) or not (0) of deals ``offset … offset+n-1``, one row a deal: ``contract``'s, and ``also``'s
-    scoring of the same play beside it when there is one (else Prise's again)."""
+    scoring of the same play beside it when there is one (else ``contract``'s again)."""
     also_rows = np.zeros((n, K.RESULT_SIZE), dtype=np.int64) if also is not None else None
     rows = simulate_contract(hand, 0, contract, rules, policy, n, seed, offset, worlds, search_driver=True,
                              also=also, also_rows=also_rows)
