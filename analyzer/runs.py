@@ -80,8 +80,10 @@ class Settings:
     (or the mixed model, which picks one per contract: ``for_contract``) and its PIMC worlds per decision, a
     fixed number of deals or a target precision (the widest 95% half-width of the reported probabilities) with a
     deal limit, the seed, the threads, whether a searched run takes the heuristic's play of its deals as a
-    control variate (``control``: set by ``for_contract``, run by ``control_run``), and an optional progress
-    callback ``progress(done, total or None)``.  Checked when built."""
+    control variate (``control``: set by ``for_contract``, run by ``control_run``), the mixed model's worlds
+    per decision for Prise and Garde and for Garde sans and contre (``mixed_worlds``; None: ``MIXED_WORLDS``
+    by player count), and an optional progress callback ``progress(done, total or None)``.  Checked when
+    built."""
 
     policy: str = MIXED
     worlds: int = PIMC_WORLDS
@@ -91,6 +93,7 @@ class Settings:
     seed: int = 0
     jobs: int | None = None
     control: bool = False
+    mixed_worlds: tuple[int, int] | None = None
     progress: Callable[[int, int | None], None] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -108,6 +111,12 @@ class Settings:
             raise TarotError(f"seed must be between 0 and 2^63-1, got {self.seed}")
         if self.jobs is not None and self.jobs < 1:
             raise TarotError(f"jobs must be at least 1, got {self.jobs}")
+        if self.mixed_worlds is not None:
+            if self.policy != MIXED:
+                raise TarotError(f"mixed worlds are the mixed model's: the policy is {self.policy}")
+            if len(self.mixed_worlds) != 2 or not all(1 <= w <= MAX_WORLDS for w in self.mixed_worlds):
+                raise TarotError(f"mixed worlds must be two numbers between 1 and {MAX_WORLDS:,}, "
+                                 f"got {','.join(map(str, self.mixed_worlds))}")
 
     @property
     def searches(self) -> bool:
@@ -125,16 +134,21 @@ class Settings:
     def for_contract(self, contract: Contract | None, players: int) -> "Settings":
         """The settings a run of ``contract`` (None: the hand passes) at ``players`` players plays with:
         these, except under the mixed model, where a contract is searched with its worlds per decision in
-        ``MIXED_WORLDS`` (to ``MIXED_PRECISION`` times the precision asked, the heuristic's play a control
+        ``mixed_worlds`` (to ``MIXED_PRECISION`` times the precision asked, the heuristic's play a control
         variate), and a pass too where ``MIXED_PASS_WORLDS`` gives it worlds, else played by the heuristic."""
         if self.policy != MIXED:
             return self
         worlds = MIXED_PASS_WORLDS[players] if contract is None else \
-            MIXED_WORLDS[players][0 if contract.chien_shown else 1]
+            self.worlds_mixed(players)[0 if contract.chien_shown else 1]
         if worlds is None:
-            return self.with_(policy="heuristic")
-        return self.with_(policy=MIXED_SEARCH, worlds=worlds, control=True,
+            return self.with_(policy="heuristic", mixed_worlds=None)
+        return self.with_(policy=MIXED_SEARCH, worlds=worlds, control=True, mixed_worlds=None,
                           precision=min(0.5, self.precision * MIXED_PRECISION))
+
+    def worlds_mixed(self, players: int) -> tuple[int, int]:
+        """The mixed model's worlds per decision at ``players`` players: for Prise and Garde, and for Garde
+        sans and contre (``mixed_worlds``, else ``MIXED_WORLDS``)."""
+        return self.mixed_worlds or MIXED_WORLDS[players]
 
     @property
     def controlled(self) -> bool:
@@ -152,7 +166,7 @@ class Settings:
         """The card play behind the numbers at ``players`` players, in words: the policy, with its worlds
         per decision when it searches (e.g. "heuristic", "pimc, 16 worlds per decision")."""
         if self.policy == MIXED:
-            return mixed_play_model(players)
+            return mixed_play_model(players, self.mixed_worlds)
         return f"{self.policy}, {self.worlds:,} worlds per decision" if self.searches else self.policy
 
     def searched_deals(self, deals: int) -> int:
@@ -172,15 +186,18 @@ class Settings:
         return replace(self, **changes)
 
 
-def mixed_play_model(players: int) -> str:
-    """The mixed model at ``players`` players in words, e.g. "heuristic for a pass, pimc-prior (4 worlds per
-    decision) for every contract"."""
-    taking, other = MIXED_WORLDS[players]
+def mixed_play_model(players: int, worlds: tuple[int, int] | None = None) -> str:
+    """The mixed model at ``players`` players (its worlds per decision ``worlds``, else ``MIXED_WORLDS``) in
+    words, e.g. "heuristic for a pass, pimc-prior (4 worlds per decision) for every contract"."""
+    taking, other = worlds or MIXED_WORLDS[players]
+    passing = MIXED_PASS_WORLDS[players]
+    if taking == other == passing:
+        return f"{MIXED_SEARCH} ({other} worlds per decision) for a pass and every contract"
+    pass_words = "heuristic for a pass" if passing is None else \
+        f"{MIXED_SEARCH} ({passing} worlds per decision) for a pass"
     if taking == other:
-        if MIXED_PASS_WORLDS[players] == other:
-            return f"{MIXED_SEARCH} ({other} worlds per decision) for a pass and every contract"
-        return f"heuristic for a pass, {MIXED_SEARCH} ({other} worlds per decision) for every contract"
-    return (f"heuristic for a pass, {MIXED_SEARCH} for prise and garde ({taking} worlds per decision) "
+        return f"{pass_words}, {MIXED_SEARCH} ({other} worlds per decision) for every contract"
+    return (f"{pass_words}, {MIXED_SEARCH} for prise and garde ({taking} worlds per decision) "
             f"and for garde sans and garde contre ({other})")
 
 

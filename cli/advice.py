@@ -290,7 +290,7 @@ def chelem(hand, contract, players, seat, settings, variants, quiet,
 @click.option("--top", type=click.IntRange(1, 50), default=5, show_default=True, help="How many discards to list.")
 @players_option
 @click.option("--seat", type=click.IntRange(1, 5), default=1, show_default=True, help="The taker's seat.")
-@settings_options(fixed_deals=DISCARD_DEALS, max_fixed=MAX_DISCARD_DEALS)
+@settings_options(fixed_deals=DISCARD_DEALS, max_fixed=MAX_DISCARD_DEALS, mixed=False)
 @variant_option
 @format_option("table", "json", "csv")
 def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) -> None:

@@ -11,8 +11,8 @@ from analyzer.quality import paired as paired_measure
 from analyzer.quality.calibrate import (DEEP_DEALS, DEEP_SEED, DEEP_WORLDS, MAX_HANDS, NOISE_SES, STREAMS, TOLERANCE,
                                         calibrate)
 from analyzer.runs import MAX_DEALS, MAX_WORLDS, Settings
-from cli.options import (echo_json, finite_number, format_option, jobs_option, players_option, quiet_option,
-                         rules_from, seed_option, variant_option)
+from cli.options import (echo_json, finite_number, format_option, jobs_option, mixed_worlds_option, players_option,
+                         quiet_option, rules_from, seed_option, variant_option, with_mixed_worlds)
 from cli.progress import Progress
 
 CSV_COLUMNS = ["hand_index", "hand", "contract", "p_default", "se_default", "p_deep", "se_deep", "gap", "gap_se",
@@ -36,6 +36,7 @@ PAIRED_COLUMNS = ["bias", "bias_se", "bias_deals"]     # with --paired
                    "the heuristic alone; or a search).")
 @click.option("--worlds", "tested_worlds", type=click.IntRange(1, MAX_WORLDS), default=Settings().worlds,
               show_default=True, help="With --policy pimc: the most worlds per decision of those answers.")
+@mixed_worlds_option
 @click.option("--precision", type=click.FloatRange(0.001, 0.5), default=Settings().precision, show_default=True,
               callback=finite_number,
               help="Those answers run until every probability's 95% half-width is at most this.")
@@ -61,8 +62,8 @@ PAIRED_COLUMNS = ["bias", "bias_se", "bias_deals"]     # with --paired
 @quiet_option
 @format_option("table", "json", "csv")
 @click.pass_context
-def calibrate_command(ctx, players, hands, seed, worlds, deals, policy, tested_worlds, precision, record, resume,
-                      deep_from, paired, jobs, workers, variants, quiet, fmt) -> None:
+def calibrate_command(ctx, players, hands, seed, worlds, deals, policy, tested_worlds, mixed_worlds, precision, record,
+                      resume, deep_from, paired, jobs, workers, variants, quiet, fmt) -> None:
     """The default answers of odds and bid against deep search (PIMC) on random hands.
 
     For each of --hands random hands of seat 1 (dealt from --seed), each contract's probability of
@@ -94,7 +95,7 @@ def calibrate_command(ctx, players, hands, seed, worlds, deals, policy, tested_w
             raise click.BadParameter(f"the deep answers come from --deep-from {deep_from}, with its own settings",
                                      param_hint=flag)
     rules = rules_from(players, variants)
-    tested = Settings(policy=policy, worlds=tested_worlds, precision=precision)
+    tested = with_mixed_worlds(Settings(policy=policy, worlds=tested_worlds, precision=precision), mixed_worlds)
     with Progress("calibrating", quiet, unit="hands") as bar:
         result = calibrate(rules.players, hands, seed, worlds, deals, jobs, progress=bar, rules=rules, tested=tested,
                            record=record, resume=resume, workers=workers, deep_from=deep_from, paired=paired)

@@ -11,7 +11,8 @@ import numpy as np
 
 from analyzer.errors import TarotError
 from analyzer.rules import Rules
-from analyzer.runs import MAX_DEALS, MAX_WORLDS, MIXED, MIXED_PRECISION, PIMC_WORLDS, Settings, mixed_play_model
+from analyzer.runs import (MAX_DEALS, MAX_WORLDS, MIXED, MIXED_PRECISION, MIXED_WORLDS, PIMC_WORLDS, Settings,
+                          mixed_play_model)
 
 players_option = click.option("--players", type=click.Choice(["3", "4", "5"]), default="4", show_default=True,
                               help="Number of players.")
@@ -36,6 +37,37 @@ quiet_option = click.option("--quiet", is_flag=True,
 worlds_option = click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), default=PIMC_WORLDS, show_default=True,
                              help="PIMC: the most worlds sampled per decision (pimc stops sooner once one card "
                                   "is clearly best; more: stronger play, slower).")
+
+
+def mixed_worlds(ctx, param, value):
+    """Click callback: "N" or "N,M" as (N, N) or (N, M), each between 1 and MAX_WORLDS (None stays None)."""
+    if value is None:
+        return None
+    parts = value.split(",")
+    if len(parts) > 2 or not all(p.strip().isdigit() and 1 <= int(p) <= MAX_WORLDS for p in parts):
+        raise click.BadParameter(f"{value!r} is not N or N,M with numbers from 1 to {MAX_WORLDS:,}", param=param)
+    return int(parts[0]), int(parts[-1])
+
+
+mixed_worlds_option = click.option(
+    "--mixed-worlds", type=str, metavar="N[,M]", callback=mixed_worlds,
+    help="With --policy mixed: its search's worlds per decision for prise and garde (N) and for garde sans and "
+         "garde contre (M, else N); by default " + "; ".join(f"{a},{b} at {p} players"
+                                                           for p, (a, b) in MIXED_WORLDS.items())
+         + ". More: closer to deep search, slower.")
+
+
+def with_mixed_worlds(settings: Settings, worlds: tuple[int, int] | None) -> Settings:
+    """``settings`` with the mixed model's ``worlds`` (None: its defaults); a policy other than mixed is
+    refused naming the option."""
+    if worlds is None:
+        return settings
+    if settings.policy != MIXED:
+        raise click.BadParameter(f"sets the mixed model's search; --policy is {settings.policy}",
+                                 param_hint="--mixed-worlds")
+    return settings.with_(mixed_worlds=worlds)
+
+
 variant_option = click.option("--variant", "variants", multiple=True, metavar="NAME=VALUE",
                               help="Rule variant (repeatable), e.g. petit-au-bout=flat.")
 
@@ -84,11 +116,11 @@ def finite_number(ctx, param, value):
     return value
 
 
-def settings_options(fixed_deals: int | None = None, max_fixed: int = MAX_DEALS):
-    """The simulation settings' options (--policy, --worlds, --deals, --precision, --max-deals, --seed,
-    --jobs), given to the command as one ``settings`` argument (``analyzer.runs.Settings``).  With
+def settings_options(fixed_deals: int | None = None, max_fixed: int = MAX_DEALS, mixed: bool = True):
+    """The simulation settings' options (--policy, --worlds, --mixed-worlds, --deals, --precision, --max-deals,
+    --seed, --jobs), given to the command as one ``settings`` argument (``analyzer.runs.Settings``).  With
     ``fixed_deals``, runs have a fixed number of deals (that default, at most ``max_fixed``) and no
-    precision target."""
+    precision target; without ``mixed``, no --mixed-worlds (a command whose mixed model searches nothing)."""
     if fixed_deals is None:
         sizes = [
             click.option("--deals", type=click.IntRange(1, MAX_DEALS),
@@ -101,14 +133,16 @@ def settings_options(fixed_deals: int | None = None, max_fixed: int = MAX_DEALS)
     else:
         sizes = [click.option("--deals", type=click.IntRange(10, max_fixed), default=fixed_deals, show_default=True,
                               help="Deals each alternative is played on (the same deals for all).")]
-    options = [policy_option, worlds_option, *sizes, seed_option, jobs_option]
+    options = [policy_option, worlds_option, *([mixed_worlds_option] if mixed else []), *sizes, seed_option,
+               jobs_option]
 
     def decorate(fn):
         @functools.wraps(fn)
-        def command(*args, policy, worlds, deals, seed, jobs, precision=0.01, max_deals=200_000, **kwargs):
+        def command(*args, policy, worlds, deals, seed, jobs, precision=0.01, max_deals=200_000, mixed_worlds=None,
+                    **kwargs):
             settings = Settings(policy=policy, worlds=worlds, deals=deals, precision=precision, max_deals=max_deals,
                                 seed=seed, jobs=jobs)
-            return fn(*args, settings=settings, **kwargs)
+            return fn(*args, settings=with_mixed_worlds(settings, mixed_worlds), **kwargs)
 
         for option in reversed(options):
             command = option(command)

@@ -16,7 +16,7 @@ from analyzer.errors import SizeLimitError
 from analyzer.hand import Hand
 from analyzer.quality.calibrate import DEEP_SEED, Estimate, Gap, HandCheck, calibrate, gap_summary, hand_seed
 from analyzer.rules import Contract, Rules
-from analyzer.runs import Settings
+from analyzer.runs import MIXED_WORLDS, Settings
 from analyzer.sampling import random_hands, sample_deals
 from analyzer.stats import Z95
 from cli.main import main
@@ -398,3 +398,18 @@ def test_deep_answers_of_a_record_with_one_seed_for_every_hand_are_taken_and_sai
     assert data["deep"]["streams"] == "shared" and data["per_hand"][0]["seed_deep"] == DEEP_SEED
     assert data["per_hand"][0]["contracts"][0]["p_deep"] == line["contracts"][0]["p_deep"]
     assert "made with seed 1 for every hand" in CliRunner().invoke(main, args).stdout
+
+
+def test_mixed_worlds_under_test_are_stated_and_a_record_of_others_is_refused(tmp_path):
+    """--mixed-worlds sets the answers' mixed model: the output and the record say so, a record of other worlds
+    is not resumed, and the default worlds named are the defaults (the record names none)."""
+    record = tmp_path / "run.jsonl"
+    args = ["--seed", "3", "--hands", "1", "--precision", "0.5"]
+    data = json.loads(run(*args, "--mixed-worlds", "2", "--record", str(record), "--format", "json"))
+    assert data["default"]["play_model"] == "heuristic for a pass, pimc-prior (2 worlds per decision) for every contract"
+    assert json.loads(record.read_text(encoding="utf-8").splitlines()[0])["calibrate"]["tested"]["mixed_worlds"] == [2, 2]
+    assert_one_error_line(CliRunner().invoke(main, ["calibrate", *TINY, *args, "--mixed-worlds", "3", "--record",
+                                                    str(record), "--resume"]), "tested.mixed_worlds [2, 2], here [3, 3]")
+    named = tmp_path / "named.jsonl"
+    run(*args, "--mixed-worlds", ",".join(map(str, MIXED_WORLDS[4])), "--record", str(named))
+    assert "mixed_worlds" not in json.loads(named.read_text(encoding="utf-8").splitlines()[0])["calibrate"]["tested"]

@@ -9,10 +9,12 @@ from click.testing import CliRunner
 from analyzer.advice.bid import bid_advice
 from analyzer.advice.discard import best_discards, discard_play
 from analyzer.advice.odds import contract_odds
+from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import MIXED_PASS_WORLDS, MIXED_PRECISION, MIXED_SEARCH, MIXED_WORLDS, Settings
 from cli.main import main
+from tests.errorline import assert_one_error_line
 
 HAND = Hand.parse("21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C")
 RULES = Rules(players=4)
@@ -90,6 +92,7 @@ def test_a_discard_s_candidates_are_played_by_the_heuristic_under_the_mixed_mode
     for contract in (Contract.PRISE, Contract.GARDE):
         assert discard_play(Settings(seed=3), contract) == Settings(seed=3, policy="heuristic")
         assert discard_play(Settings(policy="pimc", worlds=8), contract).policy == "pimc"
+        assert discard_play(Settings(seed=3, mixed_worlds=(8, 8)), contract) == Settings(seed=3, policy="heuristic")
     hand = Hand.parse("21 15 4 3 EX QS 9S 6S 4S 2S KH 10H 6H QD CD 10D KC CC JC 10C 9C 8C 4C 3C")
     chien = Hand.parse("7 1H 2H 5D 6D 7C")
     mixed, fast = (best_discards(hand.mask, chien.mask, Contract.GARDE, Rules(3), 0,
@@ -163,3 +166,34 @@ def test_the_mixed_model_is_the_default_on_the_command_line():
     out = json.loads(result.stdout)
     assert out["policy"] == "mixed" and out["searched_deals"] == 20
     assert out["play_model"] == Settings().play_model(4)
+
+
+def test_mixed_worlds_set_the_search_of_each_contract_and_are_said():
+    """--mixed-worlds N,M: Prise and Garde searched with N worlds, Garde sans and contre with M, the pass as by
+    default; the answers are those of the mixed model so set, and the play model says so."""
+    mixed = Settings(mixed_worlds=(8, 2), seed=5)
+    assert [mixed.for_contract(c, 4).worlds for c in Contract] == [8, 8, 2, 2]
+    assert mixed.for_contract(None, 3) == Settings(seed=5).for_contract(None, 3)        # the pass as by default
+    assert all(mixed.for_contract(c, 4).mixed_worlds is None for c in (None, *Contract))
+    assert mixed.play_model(5) == ("heuristic for a pass, pimc-prior for prise and garde (8 worlds per decision) "
+                                   "and for garde sans and garde contre (2)")
+    with pytest.raises(TarotError, match="the policy is heuristic"):
+        Settings(policy="heuristic", mixed_worlds=(8, 8))
+    with pytest.raises(TarotError, match="between 1 and"):
+        Settings(mixed_worlds=(0, 8))
+    result = CliRunner().invoke(main, ["odds", str(HAND), "--deals", "12", "--mixed-worlds", "2", "--quiet",
+                                       "--format", "json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["play_model"] == "heuristic for a pass, pimc-prior (2 worlds per decision) for every contract"
+    direct = odds_by_contract(Settings(deals=12, mixed_worlds=(2, 2)))
+    assert {c["contract"]: c["p_success"] for c in out["contracts"]} == \
+        {c.token: d["p_success"] for c, d in direct.items()}
+
+
+@pytest.mark.parametrize("args,word", [(["--mixed-worlds", "0"], "--mixed-worlds"),
+                                       (["--mixed-worlds", "4,x"], "--mixed-worlds"),
+                                       (["--mixed-worlds", "4,4,4"], "--mixed-worlds"),
+                                       (["--mixed-worlds", "4", "--policy", "heuristic"], "--mixed-worlds")])
+def test_bad_mixed_worlds_are_one_line(args, word):
+    assert_one_error_line(CliRunner().invoke(main, ["odds", str(HAND), "--deals", "10", *args]), word)

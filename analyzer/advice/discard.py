@@ -77,7 +77,7 @@ def discard_play(settings: Settings, contract: Contract) -> Settings:
     take minutes instead of a second."""
     if not contract.chien_shown:
         raise ValueError(f"{contract.token}: there is no discard (the chien is not taken)")
-    return settings.with_(policy="heuristic") if settings.policy == MIXED else settings
+    return settings.with_(policy="heuristic", mixed_worlds=None) if settings.policy == MIXED else settings
 
 
 def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat: int = 0,

@@ -52,7 +52,7 @@ from analyzer.hand import Hand
 from analyzer.quality import paired as paired_measure
 from analyzer.quality.paired import Bias, measure_biases
 from analyzer.rules import Contract, Rules
-from analyzer.runs import MAX_DEALS, Settings
+from analyzer.runs import MAX_DEALS, MIXED_WORLDS, Settings
 from analyzer.sampling import random_hands
 from analyzer.stats import Z95, Z95_ONE_SIDED, Mean, normal_within
 
@@ -405,6 +405,8 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
     if workers > 1 and jobs is None:
         jobs = 1                    # a thread per worker: the workers share the cores
     default = (tested or Settings()).with_(jobs=jobs)
+    if default.mixed_worlds == MIXED_WORLDS[rules.players]:
+        default = default.with_(mixed_worlds=None)        # the defaults, named: a record of the defaults
     reference, streams = {}, STREAMS
     if deep_from:
         (worlds, deals, streams), reference = deep_answers(Path(deep_from), rules, seed, hands)
@@ -522,9 +524,15 @@ def record_settings(rules: Rules, seed: int, default: Settings, deep: Settings, 
     return {"calibrate": {"players": rules.players, "seed": seed, "variants": rules.variants(), "streams": streams,
                           "tested": {"policy": default.policy, "worlds": default.worlds,
                                      "precision": default.precision, "max_deals": default.max_deals,
-                                     "seed": default.seed},
+                                     "seed": default.seed, **_mixed_worlds(default)},
                           "deep": {"worlds": deep.worlds, "deals": deep.deals, "seed": deep.seed},
                           **({"paired": paired_settings(paired)} if paired else {})}}
+
+
+def _mixed_worlds(settings: Settings) -> dict:
+    """The mixed model's worlds as a record states them: only where they are not the defaults (a record
+    of the defaults names none, so that the records made before the setting existed go on)."""
+    return {} if settings.mixed_worlds is None else {"mixed_worlds": list(settings.mixed_worlds)}
 
 
 def open_record(path: Path, settings: dict, resume: bool) -> dict[int, HandCheck]:
