@@ -48,16 +48,18 @@ MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; 
 # and contre by up to 24 pp, which 4 worlds bring within the noise; at 3 players it misses Prise and
 # Garde too (3.9 pp spread beyond noise), which 4 worlds remove; at 4 players its Prise and Garde
 # spread 2.8 pp beyond noise, which 8 worlds bring to 0.5 and 12 to none (worst gap 9.0 -> 6.0 pp,
-# within 2 se 92% -> 96%); at 5 players 2.3 pp, which a 4-world search brings within 0.4 pp of deep
-# search's play on the same deals (docs/performance.md, "Against the deep search's play"), in the
-# seconds since the heuristic's play became the search's control variate (below).  A searched
+# within 2 se 92% -> 96%); at 5 players 2.3 pp, which a 4-world search brings to 0.7-0.8 pp and 8
+# worlds to 0.0-0.4, every contract's mean bias within 0.4 pp of deep search's play on the same deals
+# (the share of hands whose every answer is expected within +-3 pp of deep search's: 88.9% -> 96.2%;
+# docs/performance.md, "Against deep search's expectation"), in the seconds since the heuristic's play
+# became the search's control variate (below): a 5-player odds or bid 9.5 s at worst.  A searched
 # contract's run stops at MIXED_PRECISION times the precision asked (a searched deal costs some
 # thousand heuristic playouts; to +-0.025 by default, the default's own noise alone puts some gap
 # beyond +-3 pp on 1.3 to 2.9% of the calibration's hands, 4 to 6% to +-0.03; to +-0.02 a 5-player
 # command took up to 10 s).
 MIXED = "mixed"
 MIXED_SEARCH = "pimc-prior"
-MIXED_WORLDS: dict[int, tuple[int, int]] = {3: (4, 4), 4: (12, 4), 5: (4, 4)}
+MIXED_WORLDS: dict[int, tuple[int, int]] = {3: (4, 4), 4: (12, 4), 5: (8, 8)}
 MIXED_PRECISION = 2.5
 # A pass's worlds by player count (None: the heuristic plays the deals where the hand passes).  At 3
 # players the heuristic's defence, when the hand passes and another seat takes, loses more than deep

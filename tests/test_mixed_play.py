@@ -40,7 +40,7 @@ def test_the_mixed_model_plays_each_contract_as_its_table_says(players):
             assert run == own
     plain = Settings(policy="pimc", worlds=8)
     assert all(plain.for_contract(c, players) is plain for c in (None, *Contract))
-    words = {3: "for a pass and every contract", 5: "heuristic for a pass, pimc-prior (4 worlds per decision) for "
+    words = {3: "for a pass and every contract", 5: "heuristic for a pass, pimc-prior (8 worlds per decision) for "
                                                         "every contract",
              4: f"for prise and garde ({MIXED_WORLDS[4][0]} worlds per decision) and for garde sans"}
     assert words[players] in mixed.play_model(players)
