@@ -141,16 +141,11 @@ class Settings:
         if self.policy != MIXED:
             return self
         worlds = MIXED_PASS_WORLDS[players] if contract is None else \
-            self.worlds_mixed(players)[0 if contract.chien_shown else 1]
+            (self.mixed_worlds or MIXED_WORLDS[players])[0 if contract.chien_shown else 1]
         if worlds is None:
             return self.with_(policy="heuristic", mixed_worlds=None)
         return self.with_(policy=MIXED_SEARCH, worlds=worlds, control=True, mixed_worlds=None,
                           precision=min(0.5, self.precision * MIXED_PRECISION))
-
-    def worlds_mixed(self, players: int) -> tuple[int, int]:
-        """The mixed model's worlds per decision at ``players`` players: for Prise and Garde, and for Garde
-        sans and contre (``mixed_worlds``, else ``MIXED_WORLDS``)."""
-        return self.mixed_worlds or MIXED_WORLDS[players]
 
     @property
     def controlled(self) -> bool:

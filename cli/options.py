@@ -44,7 +44,7 @@ def mixed_worlds(ctx, param, value):
     if value is None:
         return None
     parts = value.split(",")
-    if len(parts) > 2 or not all(p.strip().isdigit() and 1 <= int(p) <= MAX_WORLDS for p in parts):
+    if len(parts) > 2 or not all(p.strip().isdecimal() and 1 <= int(p) <= MAX_WORLDS for p in parts):
         raise click.BadParameter(f"{value!r} is not N or N,M with numbers from 1 to {MAX_WORLDS:,}", param=param)
     return int(parts[0]), int(parts[-1])
 

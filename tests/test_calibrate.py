@@ -406,10 +406,16 @@ def test_mixed_worlds_under_test_are_stated_and_a_record_of_others_is_refused(tm
     record = tmp_path / "run.jsonl"
     args = ["--seed", "3", "--hands", "1", "--precision", "0.5"]
     data = json.loads(run(*args, "--mixed-worlds", "2", "--record", str(record), "--format", "json"))
-    assert data["default"]["play_model"] == "heuristic for a pass, pimc-prior (2 worlds per decision) for every contract"
-    assert json.loads(record.read_text(encoding="utf-8").splitlines()[0])["calibrate"]["tested"]["mixed_worlds"] == [2, 2]
-    assert_one_error_line(CliRunner().invoke(main, ["calibrate", *TINY, *args, "--mixed-worlds", "3", "--record",
-                                                    str(record), "--resume"]), "tested.mixed_worlds [2, 2], here [3, 3]")
+    assert data["default"]["play_model"] == \
+        "heuristic for a pass, pimc-prior (2 worlds per decision) for every contract"
+
+    def tested(path):
+        return json.loads(path.read_text(encoding="utf-8").splitlines()[0])["calibrate"]["tested"]
+
+    assert tested(record)["mixed_worlds"] == [2, 2]
+    resumed = CliRunner().invoke(main, ["calibrate", *TINY, *args, "--mixed-worlds", "3", "--record", str(record),
+                                        "--resume"])
+    assert_one_error_line(resumed, "tested.mixed_worlds [2, 2], here [3, 3]")
     named = tmp_path / "named.jsonl"
     run(*args, "--mixed-worlds", ",".join(map(str, MIXED_WORLDS[4])), "--record", str(named))
-    assert "mixed_worlds" not in json.loads(named.read_text(encoding="utf-8").splitlines()[0])["calibrate"]["tested"]
+    assert "mixed_worlds" not in tested(named)

@@ -49,9 +49,10 @@ def test_calibration_records_hold_the_seed_s_hands_with_their_deep_answers(name,
         assert check.recommendation_deep in check.deep_options and check.deep_options[check.recommendation_deep][0] == 0
 
 
-@pytest.mark.parametrize("name,players,mixed_worlds", [("calibrate-3p-paired", 3, None), ("calibrate-4p-paired", 4, None),
-                                                        ("calibrate-5p-paired", 5, None),
-                                                        ("calibrate-5p-4worlds-paired", 5, [4, 4])])
+@pytest.mark.parametrize("name,players,mixed_worlds", [
+    ("calibrate-3p-paired", 3, None), ("calibrate-4p-paired", 4, None), ("calibrate-5p-paired", 5, None),
+    ("calibrate-5p-4worlds-paired", 5, [4, 4]),
+])
 def test_paired_records_hold_each_hand_s_biases_beside_the_deep_answers_they_took(name, players, mixed_worlds):
     """The paired records (``calibrate --paired``; one with ``--mixed-worlds 4``, the 5-player default before)
     took their deep answers from the record of the same player count and hold each contract's bias of every

@@ -194,6 +194,7 @@ def test_mixed_worlds_set_the_search_of_each_contract_and_are_said():
 @pytest.mark.parametrize("args,word", [(["--mixed-worlds", "0"], "--mixed-worlds"),
                                        (["--mixed-worlds", "4,x"], "--mixed-worlds"),
                                        (["--mixed-worlds", "4,4,4"], "--mixed-worlds"),
+                                       (["--mixed-worlds", "²"], "--mixed-worlds"),
                                        (["--mixed-worlds", "4", "--policy", "heuristic"], "--mixed-worlds")])
 def test_bad_mixed_worlds_are_one_line(args, word):
     assert_one_error_line(CliRunner().invoke(main, ["odds", str(HAND), "--deals", "10", *args]), word)
