@@ -40,12 +40,12 @@ worlds_option = click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), def
 
 
 def mixed_worlds(ctx, param, value):
-    """Click callback: "N" or "N,M" as (N, N) or (N, M), each between 1 and MAX_WORLDS (None stays None)."""
+    """Click callback: "N" or "N,M" as (N, N) or (N, M) (None stays None; ``Settings`` checks the range)."""
     if value is None:
         return None
     parts = value.split(",")
-    if len(parts) > 2 or not all(p.strip().isdecimal() and 1 <= int(p) <= MAX_WORLDS for p in parts):
-        raise click.BadParameter(f"{value!r} is not N or N,M with numbers from 1 to {MAX_WORLDS:,}", param=param)
+    if len(parts) > 2 or not all(p.strip().isdecimal() for p in parts):
+        raise click.BadParameter(f"{value!r} is not N or N,M (worlds per decision)", param=param)
     return int(parts[0]), int(parts[-1])
 
 
@@ -58,14 +58,14 @@ mixed_worlds_option = click.option(
 
 
 def with_mixed_worlds(settings: Settings, worlds: tuple[int, int] | None) -> Settings:
-    """``settings`` with the mixed model's ``worlds`` (None: its defaults); a policy other than mixed is
-    refused naming the option."""
+    """``settings`` with the mixed model's ``worlds`` (None: its defaults); what ``Settings`` refuses (worlds
+    out of range, a policy other than mixed) is refused naming the option."""
     if worlds is None:
         return settings
-    if settings.policy != MIXED:
-        raise click.BadParameter(f"sets the mixed model's search; --policy is {settings.policy}",
-                                 param_hint="--mixed-worlds")
-    return settings.with_(mixed_worlds=worlds)
+    try:
+        return settings.with_(mixed_worlds=worlds)
+    except TarotError as exc:
+        raise click.BadParameter(str(exc), param_hint="--mixed-worlds") from None
 
 
 variant_option = click.option("--variant", "variants", multiple=True, metavar="NAME=VALUE",
