@@ -13,7 +13,7 @@ from analyzer.advice.bid import bid_advice
 from analyzer.advice.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
 from analyzer.advice.discard import DEALS as DISCARD_DEALS
 from analyzer.advice.discard import MAX_DEALS as MAX_DISCARD_DEALS
-from analyzer.advice.discard import best_discards, discard_play
+from analyzer.advice.discard import best_discards, discard_model, discard_play, search_stage
 from analyzer.advice.odds import contract_odds
 from analyzer.errors import TarotError
 from analyzer.game import discard_options, lowest_poignee
@@ -294,7 +294,11 @@ def chelem(hand, contract, players, seat, settings, variants, quiet,
 @variant_option
 @format_option("table", "json", "csv")
 def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) -> None:
-    """The best legal discards for HAND after taking --chien, by the taker's expected score."""
+    """The best legal discards for HAND after taking --chien, by the taker's expected score.
+
+    Every legal candidate worth comparing (the heuristic's discard, those one card away from it, those
+    that empty a suit) is played by the heuristic on the same --deals deals; under the default play
+    model (mixed) its five best are played again by the search on 300 of them, which ranks them."""
     rules, cards = _setup(hand, players, seat, variants)
     dog = Hand.parse(chien, what="the chien")
     clash = cards.mask & dog.mask
@@ -307,16 +311,16 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
     free, trumps = discard_options(both)
     kings_oudlers = both & (C.mask_of(C.KINGS) | C.OUDLER_BITS)
     forced = max(0, rules.chien_size - free.bit_count())
-    played = discard_play(settings, contract)
+    screen, search = discard_play(settings, contract), search_stage(settings, contract, rules.players)
+    model = discard_model(settings, contract, rules.players)
     rows = [{"discard": format_cards(c.discard), "expected_score": c.score.mean, "se": c.score.se, "n": c.score.n,
-             "vs_best": c.vs_best.mean, "vs_best_se": c.vs_best.se, "shown_trumps": format_cards(c.shown_trumps)}
-            for c in choices]
+             "vs_best": c.vs_best.mean, "vs_best_se": c.vs_best.se, "shown_trumps": format_cards(c.shown_trumps),
+             "searched": c.searched} for c in choices]
     rule = (f"may not go: {format_cards(kings_oudlers) or 'none held'} (Kings and oudlers); "
             + (f"{forced} trump(s) must go and are shown" if forced else "no trump may go"))
     if fmt == "json":
-        echo_json({"hand": str(cards), "chien": str(dog), "contract": contract.token,
-                   "play_model": played.play_model(rules.players), "deals": played.deals,
-                   "searched_deals": played.searched_deals(played.deals), "rules": rule,
+        echo_json({"hand": str(cards), "chien": str(dog), "contract": contract.token, "play_model": model,
+                   "deals": screen.deals, "searched_deals": search.deals if search else 0, "rules": rule,
                    "discards": rows, "variants": rules.variants()})
         return
     if fmt == "csv":
@@ -327,9 +331,11 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
         click.echo(buf.getvalue(), nl=False)
         return
     click.echo(f"{cards} + chien {dog}  ({contract.token})")
-    click.echo(play_line(played.play_model(rules.players), played.deals, played.searched_deals(played.deals)))
+    click.echo(f"play: {model}")
     click.echo(rule)
-    for r in rows:
+    for i, r in enumerate(rows):
+        if search and not r["searched"] and (i == 0 or rows[i - 1]["searched"]):
+            click.echo("  the heuristic's next candidates (not searched; scores and differences of its play):")
         shown = f"  shows {r['shown_trumps']}" if r["shown_trumps"] else ""
         click.echo(f"  {r['discard']:<24}{r['expected_score']:>+9.1f} ± {r['se']:<5.1f} vs best "
                    f"{r['vs_best']:>+6.1f} ± {r['vs_best_se']:<4.1f}{shown}")

@@ -187,12 +187,7 @@ def _table(result) -> None:
 def _paired_summary(s: dict, n: int) -> None:
     click.echo("")
     click.echo("paired: the default's play minus deep search's on the same deals (percentage points)")
-    click.echo(f"  {'contract':<13}{'mean bias':>10}{'mean |bias|':>12}{'worst |bias|':>13}"
-               f"{'spread beyond noise (95% bound)':>32}{'mean se':>8}{'mean deals':>11}")
-    for token, b in s["biases"].items():
-        spread = f"{100 * b['spread']:.1f} ({100 * b['spread_upper']:.1f})" if n > 1 else "(two hands or more)"
-        click.echo(f"  {token:<13}{100 * b['mean']:>+10.1f}{100 * b['mean_abs']:>12.1f}{100 * b['worst_abs']:>13.1f}"
-                   f"{spread:>32}{100 * b['mean_se']:>8.1f}{b['mean_deals']:>11,.0f}")
+    echo_biases("contract", s["biases"], n, deals=True)
     click.echo(f"  every answer within ±{TOLERANCE * 100:g} pp of deep search's expectation, share of the {n} hands:")
     if n > 1:
         click.echo(f"    expected {s['share_within_3pp_expected']:.1%} (each contract's bias spread as measured, each "
@@ -202,3 +197,14 @@ def _paired_summary(s: dict, n: int) -> None:
     else:
         click.echo(f"    at least {s['share_within_3pp_at_least']:.1%} (the hand's biases as measured, their noise "
                    "added; the rest needs two hands or more)")
+
+
+def echo_biases(first: str, biases: dict, n: int, deals: bool = False) -> None:
+    """A table of biases (``bias_summary``s, in percentage points), a row for each contract or probability
+    (the first column's heading ``first``), with their mean deals when ``deals``; from one hand, no spread."""
+    click.echo(f"  {first:<13}{'mean bias':>10}{'mean |bias|':>12}{'worst |bias|':>13}"
+               f"{'spread beyond noise (95% bound)':>32}{'mean se':>8}" + (f"{'mean deals':>11}" if deals else ""))
+    for token, b in biases.items():
+        spread = f"{100 * b['spread']:.1f} ({100 * b['spread_upper']:.1f})" if n > 1 else "(two hands or more)"
+        click.echo(f"  {token:<13}{100 * b['mean']:>+10.1f}{100 * b['mean_abs']:>12.1f}{100 * b['worst_abs']:>13.1f}"
+                   f"{spread:>32}{100 * b['mean_se']:>8.1f}" + (f"{b['mean_deals']:>11,.0f}" if deals else ""))

@@ -14,6 +14,7 @@ from cli.advice import bid, call, chelem, compare_bidding, discard, odds, poigne
 from cli.analyze import analyze
 from cli.batch import batch
 from cli.calibrate import calibrate_command
+from cli.calibrate_choices import calibrate_choices_command
 from cli.compare_play import compare_play_command
 from cli.bench import bench
 from cli.match import match
@@ -80,6 +81,7 @@ main.add_command(batch)
 main.add_command(bench)
 main.add_command(bid)
 main.add_command(calibrate_command)
+main.add_command(calibrate_choices_command)
 main.add_command(compare_play_command)
 main.add_command(call)
 main.add_command(chelem)

@@ -75,6 +75,8 @@ def test_discard_command_enforces_the_rules():
     data = json.loads(result.stdout)
     assert "21 EX KS KH KC" in data["rules"]
     assert len(data["discards"]) == 5
+    assert all(r["searched"] for r in data["discards"]) and data["searched_deals"] == 200 and data["deals"] == 200
+    assert "best 5 played again by pimc-prior" in data["play_model"]
     clash = runner.invoke(main, ["discard", hand, "--chien", "KS 6D 2D 7C 3C KC"])
     assert clash.exit_code != 0 and "KS" in clash.output
     bad = runner.invoke(main, ["call", str(FIVE), "--players", "4"])

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.advice.bid import bid_advice
-from analyzer.advice.discard import best_discards, discard_play
+from analyzer.advice.discard import SEARCHED, SEARCHED_DEALS, best_discards, discard_play, search_stage
 from analyzer.advice.odds import contract_odds
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
@@ -86,18 +86,26 @@ def test_at_three_players_mixed_odds_and_bids_are_the_search_s():
     assert mixed.searched_deals == mixed.deals == 16
 
 
-def test_a_discard_s_candidates_are_played_by_the_heuristic_under_the_mixed_model():
+def test_a_discard_s_candidates_are_screened_by_the_heuristic_under_the_mixed_model():
     """Dozens of candidates on the same deals: the heuristic, also at 3 players where the mixed model
-    searches Prise and Garde; another policy asked for is kept."""
+    searches Prise and Garde, then its SEARCHED best by the mixed model's search for the contract
+    (``search_stage``); another policy asked for is kept, without a search stage."""
     for contract in (Contract.PRISE, Contract.GARDE):
         assert discard_play(Settings(seed=3), contract) == Settings(seed=3, policy="heuristic")
         assert discard_play(Settings(policy="pimc", worlds=8), contract).policy == "pimc"
         assert discard_play(Settings(seed=3, mixed_worlds=(8, 8)), contract) == Settings(seed=3, policy="heuristic")
+        search = search_stage(Settings(seed=3), contract, 3)
+        assert (search.policy, search.worlds, search.deals, search.seed) == ("pimc-prior", MIXED_WORLDS[3][0],
+                                                                             SEARCHED_DEALS, 3)
+        assert search_stage(Settings(seed=3, deals=40), contract, 3).deals == 40
+        assert search_stage(Settings(policy="heuristic"), contract, 3) is None
     hand = Hand.parse("21 15 4 3 EX QS 9S 6S 4S 2S KH 10H 6H QD CD 10D KC CC JC 10C 9C 8C 4C 3C")
     chien = Hand.parse("7 1H 2H 5D 6D 7C")
     mixed, fast = (best_discards(hand.mask, chien.mask, Contract.GARDE, Rules(3), 0,
-                                 Settings(policy=policy, deals=40, seed=1), top=3) for policy in ("mixed", "heuristic"))
-    assert mixed == fast
+                                 Settings(policy=policy, deals=40, seed=1), top=SEARCHED + 2)
+                   for policy in ("mixed", "heuristic"))
+    assert {c.discard for c in mixed[:SEARCHED]} == {c.discard for c in fast[:SEARCHED]}
+    assert mixed[SEARCHED:] == fast[SEARCHED:]
 
 
 def test_mixed_odds_stop_each_group_of_contracts_at_its_own_precision():

@@ -4,7 +4,11 @@ Candidates are the heuristic discard (``kernels/discard.py``), every legal disca
 it, and the discards that empty a suit.  Each is played out by the heuristic policy on the same
 sampled deals (common random numbers: the deals and streams are shared, so the differences between
 candidates are measured much more precisely than the scores themselves).  The taker's expected
-score ranks them.
+score ranks them.  Under the mixed model the heuristic's ``SEARCHED`` best are then played again by
+the model's search for the contract on the first ``SEARCHED_DEALS`` of those deals, and ranked by
+that: the heuristic screens dozens of candidates in a second, the search decides between the few
+it leaves (against deep search, the heuristic's own first choice cost up to 30 points a deal on some
+hands: ``docs/performance.md``).
 """
 
 from __future__ import annotations
@@ -27,14 +31,17 @@ from kernels.discard import heuristic_discard
 MAX_CANDIDATES = 120
 DEALS = 2000            # deals every candidate is played on, by default
 MAX_DEALS = 200_000     # at most (the scores of every candidate on every deal are kept: 200 MB at the most)
+SEARCHED = 5            # under the mixed model, the heuristic's best candidates the search plays again
+SEARCHED_DEALS = 300    # on the first so many of the same deals
 
 
 @dataclass(frozen=True)
 class DiscardChoice:
     discard: int               # mask of the cards put aside
     score: Mean                # the taker's score
-    vs_best: Mean              # difference with the best candidate on the same deals
+    vs_best: Mean              # difference with the best candidate on the same deals (of its stage)
     shown_trumps: int          # trumps that must be shown (discarded because forced)
+    searched: bool = False     # played by the search (else its score is the heuristic's)
 
 
 def heuristic(hand: int, size: int) -> int:
@@ -72,7 +79,7 @@ def candidate_discards(hand: int, size: int) -> list[int]:
 
 def discard_play(settings: Settings, contract: Contract) -> Settings:
     """The settings a discard's candidates are played with: these, but under the mixed model the
-    heuristic (``Settings.for_contract``'s Prise and Garde at 4 and 5 players) at every player count: at 3
+    heuristic at every player count (the search then plays the best few again: ``search_stage``): at 3
     players the mixed model searches Prise and Garde, and dozens of candidates on the same deals would
     take minutes instead of a second."""
     if not contract.chien_shown:
@@ -80,14 +87,36 @@ def discard_play(settings: Settings, contract: Contract) -> Settings:
     return settings.with_(policy="heuristic", mixed_worlds=None) if settings.policy == MIXED else settings
 
 
+def search_stage(settings: Settings, contract: Contract, players: int) -> Settings | None:
+    """Under the mixed model, the settings the heuristic's ``SEARCHED`` best candidates are played again
+    with (the mixed model's search for ``contract``, on at most ``SEARCHED_DEALS`` deals); else None."""
+    if settings.policy != MIXED:
+        return None
+    search = settings.for_contract(contract, players)
+    return search.with_(deals=min(settings.deals or DEALS, SEARCHED_DEALS), control=False)
+
+
+def discard_model(settings: Settings, contract: Contract, players: int) -> str:
+    """The play behind a discard's ranking, in words."""
+    screen = discard_play(settings, contract)
+    search = search_stage(settings, contract, players)
+    words = f"{screen.play_model(players)}, every candidate on {screen.deals or DEALS:,} deals"
+    if search is not None:
+        words += (f"; its best {SEARCHED} played again by {search.play_model(players)} on {search.deals:,} of them, "
+                  "which rank them")
+    return words
+
+
 def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat: int = 0,
                   settings: Settings = Settings(deals=DEALS), top: int = 5,
                   include: int | None = None) -> list[DiscardChoice]:
     """The ``top`` discards by the taker's expected score (seat ``seat`` takes ``contract``), every
-    candidate played on the same ``settings.deals`` deals (``DEALS`` when None); ``include``, a legal
-    discard, is valued with them and listed last if it is not among the ``top``."""
-    settings = discard_play(settings, contract)        # refuses a contract without a discard
-    deals = settings.deals or DEALS
+    candidate played on the same ``settings.deals`` deals (``DEALS`` when None); under the mixed model
+    the heuristic's ``SEARCHED`` best (and ``include``) played again by the search and listed first,
+    ranked by it (``search_stage``).  ``include``, a legal discard, is valued with them and listed last
+    if it is not among the ``top``."""
+    screen = discard_play(settings, contract)        # refuses a contract without a discard
+    deals = screen.deals or DEALS
     if deals > MAX_DEALS:
         raise TarotError(f"discard compares its candidates on at most {MAX_DEALS:,} deals, got {deals:,}")
     size = rules.chien_size
@@ -96,21 +125,41 @@ def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat:
     if include is not None and include not in candidates:
         check_discard(both, include, size)
         candidates.append(include)
-    places = sample_deals(rules.players, deals, settings.seed, fixed={seat: hand, "chien": chien},
+    places = sample_deals(rules.players, deals, screen.seed, fixed={seat: hand, "chien": chien},
                           exclude_petit_sec=rules.petit_sec == "annul")
-    masks = np.array(candidates, dtype=object)
-    ds = np.array([d & C.SUIT_BITS for d in masks], dtype=np.uint64)
-    dt = np.array([d >> C.FIRST_TRUMP for d in masks], dtype=np.uint64)
-    scores = np.zeros((deals, len(candidates)), dtype=np.int64)
+    scores = _scores(places, candidates, rules, seat, contract, screen)
+    order = [int(j) for j in np.argsort(-scores.mean(axis=0), kind="stable")]
+    stages = [(order, scores, False)]       # (candidates in their order, the scores that rank them, searched)
+    search = search_stage(settings, contract, rules.players)
+    if search is not None:
+        picked = order[:SEARCHED] + ([candidates.index(include)] if include is not None
+                                     and candidates.index(include) not in order[:SEARCHED] else [])
+        searched = np.zeros((search.deals, len(candidates)), dtype=np.int64)
+        searched[:, picked] = _scores(places[:search.deals], [candidates[j] for j in picked], rules, seat, contract,
+                                      search)
+        ranked = sorted(picked, key=lambda j: -searched[:, j].mean())
+        stages = [(ranked, searched, True), ([j for j in order if j not in picked], scores, False)]
+    listed = []
+    for indices, stage_scores, was_searched in stages:
+        best = stage_scores[:, indices[0] if was_searched else order[0]]     # a stage's best, the heuristic's
+        listed += [DiscardChoice(candidates[j], Mean.of(stage_scores[:, j]), Mean.of(stage_scores[:, j] - best),
+                                 candidates[j] & C.TRUMP_BITS, was_searched) for j in indices]
+    shown = listed[:top]
+    if include is not None and include not in [c.discard for c in shown]:
+        shown.append(next(c for c in listed if c.discard == include))
+    return shown
+
+
+def _scores(places: np.ndarray, discards: list[int], rules: Rules, seat: int, contract: Contract,
+            settings: Settings) -> np.ndarray:
+    """The taker's score of each deal of ``places`` (rows) with each of ``discards`` (columns), played by
+    ``settings``' policy on the same streams."""
+    ds = np.array([d & C.SUIT_BITS for d in discards], dtype=np.uint64)
+    dt = np.array([d >> C.FIRST_TRUMP for d in discards], dtype=np.uint64)
+    scores = np.zeros((places.shape[0], len(discards)), dtype=np.int64)
     policies = np.full(rules.players, POLICY_IDS[settings.policy], dtype=np.int64)
     with threads(settings.jobs):
         batch = discard_batch if searching(policies) else discard_batch_no_search
         batch(places, rules.players, seat, int(contract), ds, dt, policies, settings.worlds,
               np.uint64(settings.seed ^ PLAY_SEED_SALT), 0, True, rules_flags(rules), scores)
-    means = scores.mean(axis=0)
-    best = int(np.argmax(means))
-    order = list(np.argsort(-means, kind="stable")[:top])
-    if include is not None and candidates.index(include) not in order:
-        order.append(candidates.index(include))
-    return [DiscardChoice(candidates[j], Mean.of(scores[:, j]), Mean.of(scores[:, j] - scores[:, best]),
-                          candidates[j] & C.TRUMP_BITS) for j in order]
+    return scores

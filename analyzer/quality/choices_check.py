@@ -1,0 +1,374 @@
+"""The taker's choices against deep search: the default answers of ``call``, ``poignee``, ``chelem`` and
+``discard``, set against PIMC's play of the same alternatives on the same deals.
+
+Each of those commands compares alternatives on common deals (``analyzer.advice.choices``,
+``analyzer.advice.discard``): a King to call, a poignée to show or not, a chelem to announce or not, a
+discard.  For random hands of a seat (of the kind each question is asked about: any hand for ``call``
+at 5 players, hands holding a simple poignée for ``poignee``, a triple one's trumps for ``chelem``, a
+hand and its chien for ``discard``), the command is run with its defaults, then every alternative it
+reported (``discard``: its ``DISCARDS`` best) is played on deals 0 … ``deals``−1 of the hand's own
+stream twice: by the play model the command used for it (``Settings.for_contract``; ``discard``'s
+candidates by ``search_stage``'s, which ranks them) and by deep search (``pimc``, 16 worlds per
+decision). On the same deals the two plays differ on few of them, so what the command's model misses of
+deep search's expectation, each reported probability's bias, is known closely, as
+``analyzer.quality.paired`` measures it for ``odds``. From the biases (pooled over hands and
+alternatives: their mean and their spread beyond noise) and each answer's own standard error comes the
+share of hands whose every reported probability is expected within ±3 pp of deep search's expectation.
+The alternatives' answers come from the same deals, so their errors move together: the share is
+computed with their correlation, measured on the paired deals (the command's model's outcomes less the
+part its control variate, the heuristic's play of the same deals, takes out), and as if they were
+independent (a bound from below). Deep search's scores of the alternatives, on those deals, say which
+it would recommend: the command agrees when it picks the same, or one whose deep score is within one
+standard error of the deep choice's (their difference on the same deals). ``discard`` reports no
+probability: only its recommendation is judged, among the candidates it ranked first (a discard deep
+search would prefer outside them is not seen).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+import kernels.playout as K
+from analyzer import cards as C
+from analyzer.advice.choices import (Comparison, call_options, chelem_options, compare, poignee_options)
+from analyzer.advice.discard import DEALS as DISCARD_DEALS
+from analyzer.advice.discard import best_discards, discard_model, discard_play, search_stage
+from analyzer.advice.odds import simulate_contract
+from analyzer.errors import SizeLimitError, TarotError
+from analyzer.hand import Hand
+from analyzer.notation import format_cards
+from analyzer.quality.calibrate import DEEP_WORLDS, MAX_HANDS, NOISE_SES, TOLERANCE, bias_summary, hand_seed
+from analyzer.quality.paired import DEEP_POLICY, Bias
+from analyzer.rules import Contract, Rules
+from analyzer.runs import Settings, threads
+from analyzer.sampling import sample_deals
+from analyzer.stats import Z95, Mean, normal_within
+
+QUESTIONS = ("call", "poignee", "chelem", "discard")
+CONTRACTS = {"call": Contract.GARDE, "poignee": Contract.GARDE, "chelem": Contract.GARDE_SANS,
+             "discard": Contract.GARDE}          # each command's default contract
+SEED = 3            # the paired plays' seeds derive from it (``hand_seed``), apart from the commands' own
+DEALS = 400         # paired deals a hand, each alternative played on all of them by both models
+DISCARDS = 5        # discard: the command's best candidates that deep search plays
+DRAWS = 20_000      # normal draws a hand for the chance that its correlated answers are all within
+MAX_PAIRED_DEALS = 100_000      # each alternative's plays are kept deal by deal until the hand's check ends
+TRUMPS = 22         # the trumps and the Excuse, which a poignée counts
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One alternative as the command answered it: its probabilities of success and of a chelem with their
+    standard errors (the 95% half-width over 1.96; none for a discard), and its expected score."""
+    label: str
+    score: float
+    success: tuple[float, float] | None
+    chelem: tuple[float, float] | None
+
+
+@dataclass(frozen=True)
+class AlternativeCheck:
+    """One alternative: the command's answer, its probabilities' biases (the command's model minus deep
+    search, on the same deals), and deep search's score on those deals."""
+    answer: Answer
+    success_bias: Bias
+    chelem_bias: Bias
+    deep_score: Mean
+
+    def as_dict(self) -> dict:
+        a = self.answer
+        return {"choice": a.label, "score_default": a.score,
+                **({"p_default": a.success[0], "se_default": a.success[1], "p_chelem_default": a.chelem[0],
+                    "se_chelem_default": a.chelem[1]} if a.success else {}),
+                "success_bias": self.success_bias.mean, "success_bias_se": self.success_bias.se,
+                "chelem_bias": self.chelem_bias.mean, "chelem_bias_se": self.chelem_bias.se,
+                "score_deep": self.deep_score.mean, "score_deep_se": self.deep_score.se}
+
+
+@dataclass(frozen=True)
+class ChoiceCheck:
+    """One hand: the command's alternatives checked, best first as it ranked them, deep search's choice
+    and what the command's choice costs in deep search's play (its score minus the deep choice's, on the
+    same deals), the seconds of the command and of the paired plays, and the correlation of its
+    answers' errors."""
+    hand: Hand
+    chien: Hand | None
+    alternatives: tuple[AlternativeCheck, ...]
+    deep_choice: str
+    cost: Mean
+    seconds: dict[str, float]
+    correlation: np.ndarray        # of the success answers' errors (``error_correlation``), in the same order
+
+    @property
+    def choice(self) -> str:
+        return self.alternatives[0].answer.label
+
+    @property
+    def same_recommendation(self) -> bool:
+        return self.choice == self.deep_choice
+
+    @property
+    def recommendation_agrees(self) -> bool:
+        return self.within_ses(1.0)
+
+    def within_ses(self, ses: float) -> bool:
+        """Whether the command's choice is deep search's, or scores within ``ses`` standard errors of it in
+        deep search's play: near-equal alternatives (two Kings alike) are told apart by the paired deals'
+        noise, and the deep choice, the best of noisy scores, is flattered by it."""
+        return self.same_recommendation or -self.cost.mean <= ses * self.cost.se
+
+    @property
+    def reports_probabilities(self) -> bool:
+        return self.alternatives[0].answer.success is not None
+
+    def within_tolerance_chance(self, success_bias: tuple[float, float], chelem_bias: tuple[float, float],
+                                correlated: bool = True, seed: int = 0) -> float:
+        """The chance that every probability the command reported falls within the tolerance of deep
+        search's expectation: each one's true bias normal (mean, spread) on its own, its answer normal
+        around it with its standard error.  The success answers' errors correlated as ``correlation``
+        says (``DRAWS`` normal draws from ``seed``), or (``correlated`` false) taken as independent: a
+        product, the bound from below that Šidák's inequality gives for centred errors.  The chelem
+        answers' taken as independent."""
+        se = np.array([a.answer.success[1] for a in self.alternatives])
+        mean, spread = success_bias
+        if correlated:
+            values, vectors = np.linalg.eigh(self.correlation)
+            root = vectors * np.sqrt(np.clip(values, 0.0, None))
+            rng = np.random.default_rng(seed)
+            errors = (rng.standard_normal((DRAWS, len(se))) @ root.T * se + mean
+                      + spread * rng.standard_normal((DRAWS, len(se))))
+            success = float(np.mean(np.all(np.abs(errors) <= TOLERANCE, axis=1)))
+        else:
+            success = math.prod(normal_within(mean, math.hypot(s, spread), TOLERANCE) for s in se)
+        return success * math.prod(normal_within(chelem_bias[0], math.hypot(a.answer.chelem[1], chelem_bias[1]),
+                                                 TOLERANCE) for a in self.alternatives)
+
+    def as_dict(self) -> dict:
+        return {"hand": str(self.hand), **({"chien": str(self.chien)} if self.chien else {}),
+                "recommendation_default": self.choice, "recommendation_deep": self.deep_choice,
+                "cost_in_deep_play": self.cost.mean, "cost_se": self.cost.se,
+                "recommendation_agrees": self.recommendation_agrees, "seconds": self.seconds,
+                "alternatives": [a.as_dict() for a in self.alternatives],
+                "error_correlation": np.round(self.correlation, 4).tolist()}
+
+
+@dataclass(frozen=True)
+class ChoicesCalibration:
+    question: str
+    rules: Rules
+    seed: int
+    deals: int
+    deep_worlds: int
+    play_model: str
+    hands: list[ChoiceCheck]
+    seat: int = 0
+
+    @property
+    def contract(self) -> Contract:
+        return CONTRACTS[self.question]
+
+    def biases(self, feature: str) -> list[Bias]:
+        """Every alternative's bias of one probability ("success", "chelem") over the hands."""
+        return [getattr(a, f"{feature}_bias") for h in self.hands for a in h.alternatives]
+
+    def share(self, test: Callable[[ChoiceCheck], bool]) -> float:
+        return sum(map(test, self.hands)) / len(self.hands)
+
+    def summary(self) -> dict:
+        costs = [max(0.0, -h.cost.mean) for h in self.hands]       # what each choice loses
+        out = {"share_same_recommendation": self.share(lambda h: h.same_recommendation),
+               "share_recommendation_agrees": self.share(lambda h: h.recommendation_agrees),
+               "share_recommendation_within_2se": self.share(lambda h: h.within_ses(NOISE_SES)),
+               "cost_mean": sum(costs) / len(costs), "cost_worst": max(costs),
+               "seconds": {key: {"mean": sum(h.seconds[key] for h in self.hands) / len(self.hands),
+                                 "worst": max(h.seconds[key] for h in self.hands)} for key in self.hands[0].seconds}}
+        if self.hands[0].reports_probabilities:
+            biases = {feature: bias_summary(self.biases(feature)) for feature in ("success", "chelem")}
+            out.update(biases=biases, share_within_3pp_expected=self._expected_share(biases, "spread"),
+                       share_within_3pp_expected_low=self._expected_share(biases, "spread_upper"),
+                       share_within_3pp_independent=self._expected_share(biases, "spread", correlated=False))
+        return out
+
+    def _expected_share(self, biases: dict, spread: str, correlated: bool = True) -> float:
+        """The share of hands whose every reported probability is expected within the tolerance of deep
+        search's expectation (``ChoiceCheck.within_tolerance_chance``), each probability's true bias
+        normal with the pooled biases' mean and ``spread`` (beyond noise, or its 95% bound)."""
+        def law(feature: str) -> tuple[float, float]:
+            b = biases[feature]
+            return b["mean"], b[spread] if math.isfinite(b[spread]) else 0.0
+
+        return sum(h.within_tolerance_chance(law("success"), law("chelem"), correlated, seed=i)
+                   for i, h in enumerate(self.hands)) / len(self.hands)
+
+    def as_dict(self) -> dict:
+        return {"question": self.question, "players": self.rules.players, "seat": self.seat + 1,
+                "contract": self.contract.token, "hands": len(self.hands), "seed": self.seed,
+                "default": {"play_model": self.play_model},
+                "deep": {"policy": DEEP_POLICY, "worlds": self.deep_worlds, "paired_deals": self.deals, "seed": SEED},
+                "summary": self.summary(), "per_hand": [h.as_dict() for h in self.hands],
+                "variants": self.rules.variants()}
+
+
+def hands_for(question: str, rules: Rules, n: int, seed: int, seat: int = 0) -> list[tuple[Hand, Hand | None]]:
+    """The ``n`` hands (with the chien for ``discard``) a question is checked on, reproducibly from ``seed``:
+    ``seat``'s hands of random deals for ``call`` (5 players only) and ``discard``, for ``poignee`` hands
+    holding at least a simple poignée's trumps, for ``chelem`` a triple's (uniform over such hands)."""
+    if question == "call" and rules.players != 5:
+        raise TarotError(f"call: a King is called at 5 players, not {rules.players}")
+    if not 0 <= seat < rules.players:
+        raise TarotError(f"seat {seat + 1} does not exist at {rules.players} players")
+    if question in ("call", "discard"):
+        places = sample_deals(rules.players, n, seed, exclude_petit_sec=rules.petit_sec == "annul")
+        return [(Hand(_mask(places[i] == seat)), Hand(_mask(places[i] == rules.players))
+                 if question == "discard" else None) for i in range(n)]
+    level = 0 if question == "poignee" else 2
+    return [(hand, None) for hand in trump_rich_hands(rules.hand_size, rules.poignee_thresholds[level], n, seed)]
+
+
+def _mask(held: np.ndarray) -> int:
+    return sum(1 << int(c) for c in np.flatnonzero(held))
+
+
+def trump_rich_hands(size: int, least: int, n: int, seed: int) -> list[Hand]:
+    """``n`` hands of ``size`` cards drawn uniformly among those holding at least ``least`` trumps (the
+    Excuse counted): the count k drawn in proportion to C(22, k)·C(56, size − k), the trumps and the
+    other cards then uniformly.  Exact, where dealing until such a hand comes would take some 200 deals a
+    hand at 4 players for a simple poignée, 100,000 for a double and 40 million for a triple."""
+    rng = np.random.default_rng(seed)
+    counts = np.arange(least, min(TRUMPS, size) + 1)
+    weights = np.array([math.comb(TRUMPS, k) * math.comb(C.N_CARDS - TRUMPS, size - k) for k in counts], dtype=float)
+    trumps = np.arange(C.FIRST_TRUMP, C.N_CARDS)
+    others = np.arange(C.FIRST_TRUMP)
+    hands = []
+    for k in rng.choice(counts, size=n, p=weights / weights.sum()):
+        chosen = np.concatenate([rng.choice(trumps, k, replace=False), rng.choice(others, size - k, replace=False)])
+        hands.append(Hand(_mask(np.isin(np.arange(C.N_CARDS), chosen))))
+    return hands
+
+
+def check_choices(question: str, hand: Hand, chien: Hand | None, rules: Rules, tested: Settings, deals: int,
+                  deep_worlds: int, seed: int, seat: int = 0) -> ChoiceCheck:
+    """One hand of ``seat``, its taker: the command's answer under ``tested`` (its seed in it), then each
+    alternative it reported played on deals 0 … ``deals``−1 of stream ``seed`` by its model and by deep
+    search; threads: ``tested.jobs``."""
+    contract = CONTRACTS[question]
+    start = time.perf_counter()
+    if question == "discard":
+        ranked = best_discards(hand.mask, chien.mask, contract, rules, seat, tested.with_(deals=tested.deals or
+                                                                                          DISCARD_DEALS), DISCARDS)
+        answers = [Answer(format_cards(c.discard), c.score.mean, None, None) for c in ranked]
+        options = {a.label: _discard_choices(c.discard) for a, c in zip(answers, ranked)}
+        model = search_stage(tested, contract, rules.players) or discard_play(tested, contract)
+    else:
+        options = {"call": lambda: call_options(hand), "poignee": lambda: poignee_options(hand, rules),
+                   "chelem": lambda: chelem_options(rules)}[question]()
+        comparison = compare(question, hand, rules, contract, options, seat, tested)
+        answers = _answers(comparison)
+        model = tested.for_contract(contract, rules.players)
+    seconds = {"default": time.perf_counter() - start}
+    start = time.perf_counter()
+    extra = {rules.players: chien.mask} if chien else None
+    plays = [(model.policy, model.worlds), (DEEP_POLICY, deep_worlds)]
+    if model.controlled:
+        plays.append(("heuristic", model.worlds))        # the answer's control variate, for its errors' correlation
+    features = {}
+    with threads(tested.jobs):
+        for a in answers:
+            features[a.label] = [_outcomes(hand, seat, rules, contract, policy, worlds, options[a.label], extra, deals,
+                                           seed) for policy, worlds in plays]
+    seconds["paired"] = time.perf_counter() - start
+    deep_scores = {label: f[1][:, 0] for label, f in features.items()}
+    deep_choice = max(deep_scores, key=lambda label: deep_scores[label].mean())
+    checks = tuple(AlternativeCheck(a, _bias(contract, features[a.label], 1), _bias(contract, features[a.label], 2),
+                                    Mean.of(deep_scores[a.label])) for a in answers)
+    cost = Mean.of(deep_scores[answers[0].label] - deep_scores[deep_choice])
+    correlation = error_correlation([f[0][:, 1] for f in features.values()],
+                                    [f[2][:, 1] for f in features.values()] if model.controlled else None)
+    return ChoiceCheck(hand, chien, checks, deep_choice, cost, seconds, correlation)
+
+
+def error_correlation(made: list[np.ndarray], controls: list[np.ndarray] | None) -> np.ndarray:
+    """The correlation, alternative to alternative, of the errors of the command's probabilities of success,
+    from its model's outcomes on the paired deals (``made``, one array an alternative): the alternatives
+    are played on the same deals, so their errors move together.  With ``controls`` (the heuristic's
+    outcomes of the same deals, the answers' control variates), of the residuals y − βx that remain
+    once each is controlled.  An alternative whose residual does not vary is uncorrelated with the others."""
+    residuals = []
+    for i, y in enumerate(made):
+        r = y.astype(float)
+        if controls is not None and controls[i].var() > 0:
+            x = controls[i]
+            r = r - np.mean((y - y.mean()) * (x - x.mean())) / x.var() * x
+        residuals.append(r - r.mean())
+    m = np.array(residuals)
+    sd = np.sqrt((m * m).mean(axis=1))
+    out = np.eye(len(made))
+    for i in range(len(made)):
+        for j in range(i + 1, len(made)):
+            if sd[i] > 0 and sd[j] > 0:
+                out[i, j] = out[j, i] = float((m[i] * m[j]).mean() / (sd[i] * sd[j]))
+    return out
+
+
+def _answers(comparison: Comparison) -> list[Answer]:
+    def estimate(p) -> tuple[float, float]:
+        low, high = p.wilson()
+        return p.p, (high - low) / 2 / Z95
+
+    return [Answer(a.label, a.score.mean, estimate(a.success), estimate(a.chelem)) for a in comparison.alternatives]
+
+
+def _discard_choices(discard: int) -> np.ndarray:
+    choices = K.auto_choices()
+    choices[K.CH_DISCARD] = 1
+    choices[K.CH_DISCARD_S] = discard & C.SUIT_BITS
+    choices[K.CH_DISCARD_T] = discard >> C.FIRST_TRUMP
+    return choices
+
+
+def _outcomes(hand: Hand, seat: int, rules: Rules, contract: Contract, policy: str, worlds: int, choices: np.ndarray,
+              extra: dict[int, int] | None, deals: int, seed: int) -> np.ndarray:
+    """Per deal: the taker's score, made (1 or 0), chelem (the taker's side took every trick)."""
+    rows = simulate_contract(hand, seat, contract, rules, policy, deals, seed, 0, worlds, choices=choices,
+                             fixed_extra=extra, search_driver=True)
+    return np.stack([rows[:, seat], rows[:, K.R_MADE], np.isin(rows[:, K.R_CHELEM], (1, 2, 5))], axis=1).astype(float)
+
+
+def _bias(contract: Contract, pair: list[np.ndarray], column: int) -> Bias:
+    """The tested model's mean of one column minus deep search's on the same deals (se at least 1/deals)."""
+    difference = Mean.of(pair[0][:, column] - pair[1][:, column])
+    se = difference.se if math.isfinite(difference.se) else 1.0
+    return Bias(contract, difference.mean, max(se, 1.0 / difference.n), difference.n)
+
+
+def calibrate_choices(question: str, rules: Rules, hands: int, seed: int = 0, deals: int = DEALS,
+                      deep_worlds: int = DEEP_WORLDS, jobs: int | None = None,
+                      progress: Callable[[int, int], None] | None = None, seat: int = 0) -> ChoicesCalibration:
+    """``question``'s default answers on ``hands`` hands of ``seat`` (``hands_for``, dealt from ``seed``)
+    against deep search with ``deep_worlds``, on ``deals`` paired deals a hand; ``progress(done, hands)``
+    after each.
+    Hand i's command runs seeded ``hand_seed(0, i)`` (the commands' default seed, mixed per hand), its
+    paired plays ``hand_seed(SEED, i)``."""
+    if question not in QUESTIONS:
+        raise TarotError(f"{question}: expected one of {', '.join(QUESTIONS)}")
+    if not 1 <= hands <= MAX_HANDS:
+        raise SizeLimitError(f"--hands {hands}: expected 1 to {MAX_HANDS:,} hands")
+    if not 2 <= deals <= MAX_PAIRED_DEALS:
+        raise SizeLimitError(f"--deals {deals}: expected 2 to {MAX_PAIRED_DEALS:,} deals")
+    tested = Settings(jobs=jobs)
+    if question == "discard":
+        tested = tested.with_(deals=DISCARD_DEALS)
+    checks = []
+    for i, (hand, chien) in enumerate(hands_for(question, rules, hands, seed, seat)):
+        checks.append(check_choices(question, hand, chien, rules, tested.with_(seed=hand_seed(tested.seed, i)), deals,
+                                    deep_worlds, hand_seed(SEED, i), seat))
+        if progress:
+            progress(i + 1, hands)
+    contract = CONTRACTS[question]
+    model = (discard_model(tested, contract, rules.players) if question == "discard"
+             else tested.play_model(rules.players))
+    return ChoicesCalibration(question, rules, seed, deals, deep_worlds, model, checks, seat)
