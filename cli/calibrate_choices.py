@@ -68,7 +68,7 @@ def _table(result) -> None:
     probabilities = result.hands[0].reports_probabilities
     click.echo(f"{result.question}: {result.rules.players} players, seat {result.seat + 1} takes "
                f"{result.contract.token}, {n} hands (seed {result.seed})")
-    click.echo(f"default: {result.play_model}" + (f" (its {DISCARDS} best discards played on)"
+    click.echo(f"default: {result.play_model}" + (f" (the alternatives checked: its {DISCARDS} best)"
                                                   if result.question == "discard" else ""))
     click.echo(f"deep:    pimc, {result.deep_worlds} worlds per decision; each alternative on the same "
                f"{result.deals:,} deals by both")
