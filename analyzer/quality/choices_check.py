@@ -35,7 +35,7 @@ import numpy as np
 
 import kernels.playout as K
 from analyzer import cards as C
-from analyzer.advice.choices import (Comparison, call_options, chelem_options, compare, poignee_options)
+from analyzer.advice.choices import Comparison, call_options, chelem_options, compare, poignee_options
 from analyzer.advice.discard import DEALS as DISCARD_DEALS
 from analyzer.advice.discard import best_discards, discard_model, discard_play, search_stage
 from analyzer.advice.odds import simulate_contract
