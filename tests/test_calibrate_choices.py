@@ -47,10 +47,23 @@ def test_trump_rich_hands_follow_the_exact_conditional_law():
         assert abs(share - expected) <= 4.5 * math.sqrt(expected * (1 - expected) / n), card
 
 
+def test_hands_that_may_take_every_trick_follow_their_law():
+    """Chelem hands at 4 players: 15 trumps or more and Kings beside them, k trumps in proportion to
+    C(22, k)·C(4, 18 − k), within 4.5 standard errors."""
+    n = 3000
+    counts = np.array([h.trumps() for h in trump_rich_hands(18, 15, n, 2, np.array(C.KINGS))])
+    weights = {k: math.comb(22, k) * math.comb(4, 18 - k) for k in range(15, 19)}
+    for k, w in weights.items():
+        p = w / sum(weights.values())
+        assert abs((counts == k).mean() - p) <= 4.5 * math.sqrt(p * (1 - p) / n), k
+
+
 def test_each_question_s_hands():
     rules = Rules(players=4)
     assert all(h.trumps() >= 10 and chien is None for h, chien in hands_for("poignee", rules, 20, 1))
-    assert all(h.trumps() >= 15 for h, _ in hands_for("chelem", rules, 20, 1))
+    kings = C.mask_of(C.KINGS)
+    assert all(h.trumps() >= 15 and not h.mask & ~(C.TRUMP_BITS | 1 << C.EXCUSE | kings)
+               for h, _ in hands_for("chelem", rules, 20, 1))
     places = sample_deals(4, 3, 2)
     for i, (hand, chien) in enumerate(hands_for("discard", rules, 3, 2, seat=2)):
         assert hand.mask == sum(1 << c for c in range(C.N_CARDS) if places[i, c] == 2)

@@ -4,13 +4,13 @@
 Each of those commands compares alternatives on common deals (``analyzer.advice.choices``,
 ``analyzer.advice.discard``): a King to call, a poignée to show or not, a chelem to announce or not, a
 discard.  For random hands of a seat (of the kind each question is asked about: any hand for ``call``
-at 5 players, hands holding a simple poignée for ``poignee``, a triple one's trumps for ``chelem``, a
-hand and its chien for ``discard``), the command is run with its defaults, then every alternative it
-reported (``discard``: its ``DISCARDS`` best) is played on deals 0 … ``deals``−1 of the hand's own
-stream twice: by the play model the command used for it (``Settings.for_contract``; ``discard``'s
-candidates by ``search_stage``'s, which ranks them) and by deep search (``pimc``, 16 worlds per
-decision). On the same deals the two plays differ on few of them, so what the command's model misses of
-deep search's expectation, each reported probability's bias, is known closely, as
+at 5 players, hands holding a simple poignée for ``poignee``, a triple one's trumps and Kings for
+``chelem``, a hand and its chien for ``discard``), the command is run with its defaults, then every
+alternative it reported (``discard``: its ``DISCARDS`` best) is played on deals 0 … ``deals``−1 of the
+hand's own stream twice: by the play model the command used for it (``Settings.for_contract``;
+``discard``'s candidates by ``search_stage``'s, which ranks them) and by deep search (``pimc``, 16
+worlds per decision). On the same deals the two plays differ on few of them, so what the command's
+model misses of deep search's expectation, each reported probability's bias, is known closely, as
 ``analyzer.quality.paired`` measures it for ``odds``. From the biases (pooled over hands and
 alternatives: their mean and their spread beyond noise) and each answer's own standard error comes the
 share of hands whose every reported probability is expected within ±3 pp of deep search's expectation.
@@ -216,7 +216,8 @@ class ChoicesCalibration:
 def hands_for(question: str, rules: Rules, n: int, seed: int, seat: int = 0) -> list[tuple[Hand, Hand | None]]:
     """The ``n`` hands (with the chien for ``discard``) a question is checked on, reproducibly from ``seed``:
     ``seat``'s hands of random deals for ``call`` (5 players only) and ``discard``, for ``poignee`` hands
-    holding at least a simple poignée's trumps, for ``chelem`` a triple's (uniform over such hands)."""
+    holding at least a simple poignée's trumps, for ``chelem`` a triple's and nothing but Kings beside
+    them (hands that may take every trick; uniform over such hands)."""
     if question == "call" and rules.players != 5:
         raise TarotError(f"call: a King is called at 5 players, not {rules.players}")
     if not 0 <= seat < rules.players:
@@ -225,24 +226,27 @@ def hands_for(question: str, rules: Rules, n: int, seed: int, seat: int = 0) -> 
         places = sample_deals(rules.players, n, seed, exclude_petit_sec=rules.petit_sec == "annul")
         return [(Hand(_mask(places[i] == seat)), Hand(_mask(places[i] == rules.players))
                  if question == "discard" else None) for i in range(n)]
-    level = 0 if question == "poignee" else 2
-    return [(hand, None) for hand in trump_rich_hands(rules.hand_size, rules.poignee_thresholds[level], n, seed)]
+    if question == "poignee":
+        return [(hand, None) for hand in trump_rich_hands(rules.hand_size, rules.poignee_thresholds[0], n, seed)]
+    return [(hand, None) for hand in trump_rich_hands(rules.hand_size, rules.poignee_thresholds[2], n, seed,
+                                                      np.array(C.KINGS))]
 
 
 def _mask(held: np.ndarray) -> int:
     return sum(1 << int(c) for c in np.flatnonzero(held))
 
 
-def trump_rich_hands(size: int, least: int, n: int, seed: int) -> list[Hand]:
+def trump_rich_hands(size: int, least: int, n: int, seed: int, others: np.ndarray | None = None) -> list[Hand]:
     """``n`` hands of ``size`` cards drawn uniformly among those holding at least ``least`` trumps (the
-    Excuse counted): the count k drawn in proportion to C(22, k)·C(56, size − k), the trumps and the
-    other cards then uniformly.  Exact, where dealing until such a hand comes would take some 200 deals a
-    hand at 4 players for a simple poignée, 100,000 for a double and 40 million for a triple."""
+    Excuse counted) and their other cards among ``others`` (every suit card when None): the count k
+    drawn in proportion to C(22, k)·C(len(others), size − k), the trumps and the other cards then
+    uniformly.  Exact, where dealing until such a hand comes would take some 200 deals a hand at 4
+    players for a simple poignée, 100,000 for a double and 40 million for a triple."""
     rng = np.random.default_rng(seed)
-    counts = np.arange(least, min(TRUMPS, size) + 1)
-    weights = np.array([math.comb(TRUMPS, k) * math.comb(C.N_CARDS - TRUMPS, size - k) for k in counts], dtype=float)
+    others = np.arange(C.FIRST_TRUMP) if others is None else others
+    counts = np.arange(max(least, size - len(others)), min(TRUMPS, size) + 1)
+    weights = np.array([math.comb(TRUMPS, k) * math.comb(len(others), size - k) for k in counts], dtype=float)
     trumps = np.arange(C.FIRST_TRUMP, C.N_CARDS)
-    others = np.arange(C.FIRST_TRUMP)
     hands = []
     for k in rng.choice(counts, size=n, p=weights / weights.sum()):
         chosen = np.concatenate([rng.choice(trumps, k, replace=False), rng.choice(others, size - k, replace=False)])
