@@ -149,7 +149,8 @@ class Estimates:
                                                   self.reference.summary(column))
 
 
-def _choices(**given: int) -> np.ndarray:
+def taker_choices(**given: int) -> np.ndarray:
+    """The taker's choices array (``kernels.playout`` CH_* names), automatic but for those ``given``."""
     choices = K.auto_choices()
     for name, value in given.items():
         choices[getattr(K, name)] = value
@@ -158,22 +159,22 @@ def _choices(**given: int) -> np.ndarray:
 
 def call_options(hand: Hand) -> dict[str, np.ndarray]:
     """5 players: one alternative per card the taker may call."""
-    return {C.TOKENS[card]: _choices(CH_CALLED=card) for card in legal_calls(hand.mask)}
+    return {C.TOKENS[card]: taker_choices(CH_CALLED=card) for card in legal_calls(hand.mask)}
 
 
 def poignee_options(hand: Hand, rules: Rules) -> dict[str, np.ndarray]:
     """Not showing, and showing each level the hand's trumps allow (the lowest trumps, the Excuse only
     as the last stand-in)."""
-    options = {"no poignée": _choices(CH_POIGNEE=-1)}
+    options = {"no poignée": taker_choices(CH_POIGNEE=-1)}
     for level, need in enumerate(rules.poignee_thresholds):
         if hand.trumps() >= need:
-            options[f"{POIGNEE_NAMES[level]} ({need} trumps)"] = _choices(CH_POIGNEE=level)
+            options[f"{POIGNEE_NAMES[level]} ({need} trumps)"] = taker_choices(CH_POIGNEE=level)
     return options
 
 
 def chelem_options(rules: Rules) -> dict[str, np.ndarray]:
     """Announcing a chelem or not, and under the variant chelem=petit-chelem a petit chelem too."""
-    options = {"announce": _choices(CH_CHELEM=1), "do not announce": _choices(CH_CHELEM=0)}
+    options = {"announce": taker_choices(CH_CHELEM=1), "do not announce": taker_choices(CH_CHELEM=0)}
     if rules.chelem == "petit-chelem":
-        options["announce a petit chelem"] = _choices(CH_CHELEM=2)
+        options["announce a petit chelem"] = taker_choices(CH_CHELEM=2)
     return options

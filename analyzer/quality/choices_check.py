@@ -35,7 +35,7 @@ import numpy as np
 
 import kernels.playout as K
 from analyzer import cards as C
-from analyzer.advice.choices import Comparison, call_options, chelem_options, compare, poignee_options
+from analyzer.advice.choices import Comparison, call_options, chelem_options, compare, poignee_options, taker_choices
 from analyzer.advice.discard import DEALS as DISCARD_DEALS
 from analyzer.advice.discard import best_discards, discard_model, discard_play, search_stage
 from analyzer.advice.odds import simulate_contract
@@ -224,16 +224,13 @@ def hands_for(question: str, rules: Rules, n: int, seed: int, seat: int = 0) -> 
         raise TarotError(f"seat {seat + 1} does not exist at {rules.players} players")
     if question in ("call", "discard"):
         places = sample_deals(rules.players, n, seed, exclude_petit_sec=rules.petit_sec == "annul")
-        return [(Hand(_mask(places[i] == seat)), Hand(_mask(places[i] == rules.players))
+        return [(Hand(C.mask_of(map(int, np.flatnonzero(places[i] == seat)))),
+                 Hand(C.mask_of(map(int, np.flatnonzero(places[i] == rules.players))))
                  if question == "discard" else None) for i in range(n)]
     if question == "poignee":
         return [(hand, None) for hand in trump_rich_hands(rules.hand_size, rules.poignee_thresholds[0], n, seed)]
     return [(hand, None) for hand in trump_rich_hands(rules.hand_size, rules.poignee_thresholds[2], n, seed,
                                                       np.array(C.KINGS))]
-
-
-def _mask(held: np.ndarray) -> int:
-    return sum(1 << int(c) for c in np.flatnonzero(held))
 
 
 def trump_rich_hands(size: int, least: int, n: int, seed: int, others: np.ndarray | None = None) -> list[Hand]:
@@ -250,7 +247,7 @@ def trump_rich_hands(size: int, least: int, n: int, seed: int, others: np.ndarra
     hands = []
     for k in rng.choice(counts, size=n, p=weights / weights.sum()):
         chosen = np.concatenate([rng.choice(trumps, k, replace=False), rng.choice(others, size - k, replace=False)])
-        hands.append(Hand(_mask(np.isin(np.arange(C.N_CARDS), chosen))))
+        hands.append(Hand(C.mask_of(map(int, chosen))))
     return hands
 
 
@@ -287,8 +284,12 @@ def check_choices(question: str, hand: Hand, chien: Hand | None, rules: Rules, t
     seconds["paired"] = time.perf_counter() - start
     deep_scores = {label: f[1][:, 0] for label, f in features.items()}
     deep_choice = max(deep_scores, key=lambda label: deep_scores[label].mean())
-    checks = tuple(AlternativeCheck(a, _bias(contract, features[a.label], 1), _bias(contract, features[a.label], 2),
-                                    Mean.of(deep_scores[a.label])) for a in answers)
+    def bias(label: str, column: int) -> Bias:
+        """The command's model's mean of one column minus deep search's, on the same deals."""
+        return Bias.of(contract, Mean.of(features[label][0][:, column] - features[label][1][:, column]))
+
+    checks = tuple(AlternativeCheck(a, bias(a.label, 1), bias(a.label, 2), Mean.of(deep_scores[a.label]))
+                   for a in answers)
     cost = Mean.of(deep_scores[answers[0].label] - deep_scores[deep_choice])
     correlation = error_correlation([f[0][:, 1] for f in features.values()],
                                     [f[2][:, 1] for f in features.values()] if model.controlled else None)
@@ -319,19 +320,12 @@ def error_correlation(made: list[np.ndarray], controls: list[np.ndarray] | None)
 
 
 def _answers(comparison: Comparison) -> list[Answer]:
-    def estimate(p) -> tuple[float, float]:
-        low, high = p.wilson()
-        return p.p, (high - low) / 2 / Z95
-
-    return [Answer(a.label, a.score.mean, estimate(a.success), estimate(a.chelem)) for a in comparison.alternatives]
+    return [Answer(a.label, a.score.mean, (a.success.p, a.success.half_width / Z95),
+                   (a.chelem.p, a.chelem.half_width / Z95)) for a in comparison.alternatives]
 
 
 def _discard_choices(discard: int) -> np.ndarray:
-    choices = K.auto_choices()
-    choices[K.CH_DISCARD] = 1
-    choices[K.CH_DISCARD_S] = discard & C.SUIT_BITS
-    choices[K.CH_DISCARD_T] = discard >> C.FIRST_TRUMP
-    return choices
+    return taker_choices(CH_DISCARD=1, CH_DISCARD_S=discard & C.SUIT_BITS, CH_DISCARD_T=discard >> C.FIRST_TRUMP)
 
 
 def _outcomes(hand: Hand, seat: int, rules: Rules, contract: Contract, policy: str, worlds: int, choices: np.ndarray,
@@ -340,13 +334,6 @@ def _outcomes(hand: Hand, seat: int, rules: Rules, contract: Contract, policy: s
     rows = simulate_contract(hand, seat, contract, rules, policy, deals, seed, 0, worlds, choices=choices,
                              fixed_extra=extra, search_driver=True)
     return np.stack([rows[:, seat], rows[:, K.R_MADE], np.isin(rows[:, K.R_CHELEM], (1, 2, 5))], axis=1).astype(float)
-
-
-def _bias(contract: Contract, pair: list[np.ndarray], column: int) -> Bias:
-    """The tested model's mean of one column minus deep search's on the same deals (se at least 1/deals)."""
-    difference = Mean.of(pair[0][:, column] - pair[1][:, column])
-    se = difference.se if math.isfinite(difference.se) else 1.0
-    return Bias(contract, difference.mean, max(se, 1.0 / difference.n), difference.n)
 
 
 def calibrate_choices(question: str, rules: Rules, hands: int, seed: int = 0, deals: int = DEALS,

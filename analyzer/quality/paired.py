@@ -31,7 +31,7 @@ from analyzer.advice.odds import garde_beside, simulate_contract
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings, threads
-from analyzer.stats import Moments
+from analyzer.stats import Mean, Moments
 
 SEED = 2          # the paired runs' seeds derive from it (``hand_seed``), apart from the tested and deep runs'
 STEP = 250        # deals a round
@@ -51,6 +51,13 @@ class Bias:
 
     def as_dict(self) -> dict:
         return {"contract": self.contract.token, "bias": self.mean, "se": self.se, "deals": self.deals}
+
+    @classmethod
+    def of(cls, contract: Contract, difference: Mean) -> "Bias":
+        """The bias whose deal-by-deal differences have the mean ``difference`` (its se floored at 1/n,
+        1 when it cannot be told: one deal)."""
+        se = difference.se if difference.n > 1 and math.isfinite(difference.se) else 1.0
+        return cls(contract, difference.mean, max(se, 1.0 / difference.n), difference.n)
 
     @classmethod
     def from_dict(cls, data: dict) -> "Bias":
@@ -96,6 +103,4 @@ def _made(hand: Hand, rules: Rules, contract: Contract, also: Contract | None, p
 
 
 def _bias(contract: Contract, moments: Moments, column: int) -> Bias:
-    summary = moments.summary(column)
-    se = summary.se if moments.n > 1 and math.isfinite(summary.se) else 1.0
-    return Bias(contract, summary.mean, max(se, 1.0 / moments.n), moments.n)
+    return Bias.of(contract, moments.summary(column))
