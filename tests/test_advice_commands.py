@@ -50,6 +50,7 @@ def test_announcing_a_sure_chelem_pays_the_difference(policy, deals):
     by = {a.label: a for a in result.alternatives}
     assert by["announce"].chelem.p == 1.0
     assert result.best.label == "announce"
+    assert result.play_model.startswith("pimc-chelem" if policy == "mixed" else "heuristic")
     assert by["do not announce"].vs_best.mean == pytest.approx(-3 * 200)      # 400 vs 200, taker's share 3x
 
 

@@ -78,13 +78,14 @@ def compare(question: str, hand: Hand, rules: Rules, contract: Contract, options
     """Simulate each labelled set of taker's choices (``kernels.playout`` CH_* arrays) and rank them.  A
     searched run of the mixed model (``Settings.controlled``) plays its deals by the heuristic too, as
     its control variate (``analyzer.stats.Moments.controlled``), whose means a control run measures first
-    (every alternative by the heuristic, on deals of its own)."""
+    (every alternative by the heuristic, on deals of its own); where an alternative announces a chelem, by
+    the chelem search (``analyzer.runs.CHELEM_SEARCH``)."""
     if not 0 <= seat < rules.players:
         raise TarotError(f"seat {seat + 1} does not exist at {rules.players} players")
     hand.check_size(rules.hand_size, rules.players)
     labels = list(options)
     k = len(labels)
-    settings = settings.for_contract(contract, rules.players)
+    settings = settings.for_contract(contract, rules.players, chelem=announces_chelem(options))
 
     def features_of(run: Settings, policy: str, offset: int, n: int) -> np.ndarray:
         """The alternatives' features on deals ``offset … offset+n-1`` played by ``policy``."""
@@ -147,6 +148,12 @@ class Estimates:
             return self.moments.proportion(column)
         return self.moments.controlled_proportion(column, FEATURES * (self.k + i) + feature,
                                                   self.reference.summary(column))
+
+
+def announces_chelem(options: dict[str, np.ndarray]) -> bool:
+    """Whether one of the alternatives announces a chelem: the question is then the chelem's, which the
+    mixed model searches with ``analyzer.runs.CHELEM_SEARCH``."""
+    return any(choices[K.CH_CHELEM] > 0 for choices in options.values())
 
 
 def taker_choices(**given: int) -> np.ndarray:

@@ -35,7 +35,8 @@ import numpy as np
 
 import kernels.playout as K
 from analyzer import cards as C
-from analyzer.advice.choices import Comparison, call_options, chelem_options, compare, poignee_options, taker_choices
+from analyzer.advice.choices import (Comparison, announces_chelem, call_options, chelem_options, compare,
+                                     poignee_options, taker_choices)
 from analyzer.advice.discard import DEALS as DISCARD_DEALS
 from analyzer.advice.discard import best_discards, discard_model, discard_play, search_stage
 from analyzer.advice.odds import simulate_contract
@@ -269,7 +270,7 @@ def check_choices(question: str, hand: Hand, chien: Hand | None, rules: Rules, t
                    "chelem": lambda: chelem_options(rules)}[question]()
         comparison = compare(question, hand, rules, contract, options, seat, tested)
         answers = _answers(comparison)
-        model = tested.for_contract(contract, rules.players)
+        model = tested.for_contract(contract, rules.players, chelem=announces_chelem(options))
     seconds = {"default": time.perf_counter() - start}
     start = time.perf_counter()
     extra = {rules.players: chien.mask} if chien else None
@@ -361,5 +362,6 @@ def calibrate_choices(question: str, rules: Rules, hands: int, seed: int = 0, de
             progress(i + 1, hands)
     contract = CONTRACTS[question]
     model = (discard_model(tested, contract, rules.players) if question == "discard"
-             else tested.play_model(rules.players))
+             else tested.for_contract(contract, rules.players, chelem=True).play_model(rules.players)
+             if question == "chelem" else tested.play_model(rules.players))
     return ChoicesCalibration(question, rules, seed, deals, deep_worlds, model, checks, seat)
