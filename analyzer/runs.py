@@ -35,7 +35,7 @@ MAX_WORLDS = 4096        # per decision (a 4-player PIMC deal at 4,096 worlds ta
 MAX_ROLLOUTS = 64
 # Card-play policies by name (pimc-uniform: the search without the endgame solver, kept as a yardstick;
 # pimc-prior: pimc-uniform keeping the heuristic's card unless another beats it beyond noise; pimc-chelem:
-# pimc-prior, the taker's side drawing CHELEM_WORLDS worlds a decision while it may take every trick).
+# pimc-prior, the taker's side drawing CHELEM_WORLDS worlds a decision until its chelem is lost).
 POLICY_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "pimc": PIMC, "pimc-uniform": PIMC_UNIFORM,
               "pimc-prior": PIMC_PRIOR, "pimc-chelem": PIMC_CHELEM}
 MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; memory stays flat)
@@ -62,7 +62,7 @@ MIXED = "mixed"
 MIXED_SEARCH = "pimc-prior"
 # Where a chelem's announcement is the question (``chelem``), the mixed model's search of a contract is
 # CHELEM_SEARCH: MIXED_SEARCH, but the taker's side draws ``kernels.pimc.CHELEM_WORLDS`` worlds a decision
-# while it has taken every trick (with MIXED_WORLDS' 4 the chelems fell 2.2 pp short of deep search's on
+# until its chelem is lost (with MIXED_WORLDS' 4 the chelems fell 2.2 pp short of deep search's on
 # hands that may take every trick, 12 pp at worst; within 1.8 pp since; kernels/pimc.py).
 CHELEM_SEARCH = "pimc-chelem"
 MIXED_WORLDS: dict[int, tuple[int, int]] = {3: (4, 4), 4: (12, 4), 5: (8, 8)}
@@ -174,7 +174,7 @@ class Settings:
             return mixed_play_model(players, self.mixed_worlds)
         if self.policy == CHELEM_SEARCH:
             return (f"{self.policy}, {self.worlds:,} worlds per decision ({max(self.worlds, CHELEM_WORLDS):,} for the "
-                    f"taker's side while it has taken every trick)")
+                    f"taker's side until its chelem is lost)")
         return f"{self.policy}, {self.worlds:,} worlds per decision" if self.searches else self.policy
 
     def searched_deals(self, deals: int) -> int:

@@ -1,5 +1,5 @@
 """The chelem search (``pimc-chelem``): pimc-prior whose taker's side draws ``CHELEM_WORLDS`` worlds a decision
-while it has taken every trick; the mixed model plays it where a chelem's announcement is the question."""
+while its chelem is alive; the mixed model plays it where a chelem's announcement is the question."""
 
 import numpy as np
 import pytest
@@ -21,23 +21,27 @@ RULES = Rules(players=4)
 TAKER = 1
 
 
-def state(players: int = 4, trick: int = 0, side_all: int = 0, partner: int = -1) -> np.ndarray:
+def state(players: int = 4, trick: int = 0, won: int = 0, partner: int = -1, announced: int = 0) -> np.ndarray:
+    """A state in trick ``trick`` (from 0), ``won`` tricks the taker's side's, a chelem ``announced`` (0 none,
+    1 a chelem, 2 a petit chelem)."""
     st = np.zeros(K.STATE_SIZE, dtype=np.int64)
-    st[K.PLAYERS], st[K.TAKER], st[K.PARTNER] = players, TAKER, partner
-    st[K.TRICK], st[K.LAST_TRICK_SIDE_ALL] = trick, side_all
+    st[K.PLAYERS], st[K.TAKER], st[K.PARTNER], st[K.CHELEM] = players, TAKER, partner, announced
+    st[K.TRICK], st[K.TAKER_TRICKS] = trick, won
     return st
 
 
 @pytest.mark.parametrize("st, seat, policy, worlds, drawn", [
     (state(), TAKER, PIMC_CHELEM, 4, CHELEM_WORLDS),                 # the first trick
     (state(), 0, PIMC_CHELEM, 4, 4),                                  # a defender
-    (state(trick=5, side_all=1), TAKER, PIMC_CHELEM, 4, CHELEM_WORLDS),   # every trick the taker's side's
-    (state(trick=5, side_all=0), TAKER, PIMC_CHELEM, 4, 4),          # one lost
-    (state(trick=5, side_all=-1), TAKER, PIMC_CHELEM, 4, 4),         # every one lost
+    (state(trick=5, won=5), TAKER, PIMC_CHELEM, 4, CHELEM_WORLDS),   # every trick the taker's side's
+    (state(trick=5, won=4), TAKER, PIMC_CHELEM, 4, 4),               # one lost
+    (state(trick=5, won=4, announced=1), TAKER, PIMC_CHELEM, 4, 4),
+    (state(trick=5, won=4, announced=2), TAKER, PIMC_CHELEM, 4, CHELEM_WORLDS),   # a petit chelem: one may go
+    (state(trick=5, won=3, announced=2), TAKER, PIMC_CHELEM, 4, 4),
     (state(), TAKER, PIMC_CHELEM, 4 * CHELEM_WORLDS, 4 * CHELEM_WORLDS),   # never fewer than asked
     (state(), TAKER, PIMC_PRIOR, 4, 4),                               # another search
-    (state(players=5, trick=2, side_all=1, partner=3), 3, PIMC_CHELEM, 8, CHELEM_WORLDS),   # the partner
-    (state(players=5, trick=2, side_all=1, partner=3), 4, PIMC_CHELEM, 8, 8),
+    (state(players=5, trick=2, won=2, partner=3), 3, PIMC_CHELEM, 8, CHELEM_WORLDS),   # the partner
+    (state(players=5, trick=2, won=2, partner=3), 4, PIMC_CHELEM, 8, 8),
 ])
 def test_the_taker_side_draws_the_chelems_worlds_while_it_has_taken_every_trick(st, seat, policy, worlds, drawn):
     assert decision_worlds(st, seat, policy, worlds) == drawn
@@ -73,7 +77,7 @@ def test_the_mixed_model_searches_a_chelems_announcement_with_the_chelem_search(
     chelem = mixed.for_contract(Contract.GARDE_SANS, 4, chelem=True)
     assert (chelem.policy, chelem.worlds, chelem.controlled) == (CHELEM_SEARCH, MIXED_WORLDS[4][1], True)
     assert chelem.play_model(4) == (f"{CHELEM_SEARCH}, {MIXED_WORLDS[4][1]} worlds per decision ({CHELEM_WORLDS} for "
-                                    f"the taker's side while it has taken every trick)")
+                                    f"the taker's side until its chelem is lost)")
     assert mixed.for_contract(Contract.GARDE_SANS, 4).policy == MIXED_SEARCH
     assert mixed.for_contract(None, 3, chelem=True).policy == MIXED_SEARCH        # a pass: no taker's side
     heuristic = Settings(policy="heuristic")

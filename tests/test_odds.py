@@ -152,7 +152,7 @@ def test_the_choice_commands_state_the_play_model_too(args):
     model = {"discard": f"heuristic, every candidate on 20 deals; its best 5 played again by {search} on 20 of them, "
                         "which rank them",
              "poignee": search,
-             "chelem": "pimc-chelem, 12 worlds per decision (16 for the taker's side while it has taken every trick)",
+             "chelem": "pimc-chelem, 12 worlds per decision (16 for the taker's side until its chelem is lost)",
              }[args[0]]
     searched = 20
     runner = CliRunner()
