@@ -205,6 +205,7 @@ def test_each_hand_s_command_runs_on_a_seed_of_its_own():
     hand = hands_for("chelem", rules, 2, 1)[1][0]
     alone = check_choices("chelem", hand, None, rules, Settings(jobs=1, seed=hand_seed(0, 1)), 4, 2, hand_seed(SEED, 1))
     assert [a.answer for a in alone.alternatives] == [a.answer for a in result.hands[1].alternatives]
+    assert result.play_model.startswith("pimc-chelem, 4 worlds per decision (16 for the taker's side")
 
 
 @pytest.mark.parametrize("args, word", [

@@ -361,7 +361,10 @@ def calibrate_choices(question: str, rules: Rules, hands: int, seed: int = 0, de
         if progress:
             progress(i + 1, hands)
     contract = CONTRACTS[question]
-    model = (discard_model(tested, contract, rules.players) if question == "discard"
-             else tested.for_contract(contract, rules.players, chelem=True).play_model(rules.players)
-             if question == "chelem" else tested.play_model(rules.players))
+    if question == "discard":
+        model = discard_model(tested, contract, rules.players)
+    elif question == "chelem":          # the chelem search plays the contract
+        model = tested.for_contract(contract, rules.players, chelem=True).play_model(rules.players)
+    else:
+        model = tested.play_model(rules.players)
     return ChoicesCalibration(question, rules, seed, deals, deep_worlds, model, checks, seat)
