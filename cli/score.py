@@ -55,7 +55,8 @@ def _goulash_points(text: str) -> list[int]:
               help="The contract played (required but with --goulash).")
 @click.option("--oudlers", type=click.IntRange(0, 3),
               help="Oudlers the taker's side holds at the end (required but with --goulash).")
-@click.option("--points", metavar="X", help="Card points of the taker's side (may end in .5; required but with --goulash).")
+@click.option("--points", metavar="X",
+              help="Card points of the taker's side (may end in .5; required but with --goulash).")
 @click.option("--petit-au-bout", "pab", metavar="taker|defence", callback=lambda ctx, param, v: _side(v),
               help="Side that took the last trick with the Petit in it.")
 @click.option("--poignee", "poignees", multiple=True, metavar="SIDE:LEVEL",
