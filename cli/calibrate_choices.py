@@ -38,9 +38,9 @@ def calibrate_choices_command(question, players, seat, hands, seed, deals, deep_
     Each of --hands hands of --seat is one the question is asked about: any hand for call (5
     players), one holding a simple poignée's trumps for poignee, a triple poignée's and nothing but
     Kings beside them for chelem (drawn uniformly among such hands), a hand and its chien for discard.
-    The command runs with its defaults
-    (its default contract: garde, garde-sans for chelem); then every alternative it reported (discard:
-    its five best) is played on the same --deals deals by the command's play model and by deep search.
+    The command runs with its defaults (its default contract: garde, garde-sans for chelem); then every
+    alternative it reported (discard: its five best) is played on the same --deals deals by the
+    command's play model and by deep search.
     Per alternative: the command's probabilities, their bias (the command's model minus deep search,
     on the same deals) and deep search's expected score; per hand, the command's choice and deep
     search's, and what the command's choice costs in deep search's play. The summary pools the biases

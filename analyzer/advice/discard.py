@@ -132,8 +132,9 @@ def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat:
     stages = [(order, scores, False)]       # (candidates in their order, the scores that rank them, searched)
     search = search_stage(settings, contract, rules.players)
     if search is not None:
-        picked = order[:SEARCHED] + ([candidates.index(include)] if include is not None
-                                     and candidates.index(include) not in order[:SEARCHED] else [])
+        picked = order[:SEARCHED]
+        if include is not None and candidates.index(include) not in picked:
+            picked.append(candidates.index(include))
         searched = np.zeros((search.deals, len(candidates)), dtype=np.int64)
         searched[:, picked] = _scores(places[:search.deals], [candidates[j] for j in picked], rules, seat, contract,
                                       search)
