@@ -63,10 +63,10 @@ def world_values(hs, ht, st, candidates, policies, search_worlds, seed, scores, 
     that seat plays ``candidates[j]`` in world ``w`` (``scores.shape[0]`` worlds)."""
     players = st[PLAYERS]
     seat = (st[LEADER] + st[TRICK_LEN]) % players
-    sampler = seat_sampler(hs, ht, st, seat)
     for w in prange(scores.shape[0]):
-        candidates_in_world(sampler, st, seat, candidates, policies, search_worlds, stream_state(seed, w), scores[w],
-                            made[w], world_scratch(players))
+        # A plan of its own for each world: a plan's draws use its work arrays (one thread at a time).
+        candidates_in_world(seat_sampler(hs, ht, st, seat), st, seat, candidates, policies, search_worlds,
+                            stream_state(seed, w), scores[w], made[w], world_scratch(players))
 
 
 @njit(parallel=True, cache=True)

@@ -16,8 +16,18 @@ these constraints is equally likely, so a world is drawn with probability 1 / (t
   with the most room is the code's lowest digit, so those codes are runs of consecutive codes, and
   the pass visits them alone (the table's other entries are never read and never written).
 
-Worlds are then drawn by ``sample_world`` in microseconds.  The plan needs no rejection, so even very constrained
-positions late in a deal (two seats out of trumps, one holding them all) cost nothing extra.
+Worlds are then drawn by ``sample_world`` in about a microsecond.  The plan needs no rejection, so even
+very constrained positions late in a deal (two seats out of trumps, one holding them all) cost nothing
+extra.
+
+The table's size is the product of the places' room, so the search plans with alike places merged
+(``exact_plan``): places that every card may go to together or not at all (seats that have shown no
+void, or whose voids are the same) are one place holding their room, planned and drawn as such, and
+``draw_exact`` then shuffles each merged place's cards and deals them to its places by their room.
+Every way to fill the merged places splits into the same number of ways to share their cards out, so
+the draws stay uniform.  At 5 players, where four seats and the aside are planned, the plans of a
+Prise deal took half the time (docs/performance.md, "Planning the worlds").  A plan holds the work
+arrays of its draws, so one plan draws in one thread at a time.
 
 The plan's cost grows with the constrained cards, and one case makes many: a place with little room
 closed to cards that may go everywhere else.  Under Prise and Garde a defender knows that no King and
@@ -66,6 +76,28 @@ def popcount_small(x):
     return n
 
 
+@njit(cache=True)
+def sorted_by_sets(allowed, room):
+    """The cards by allowed set: (each card's one allowed place or -1, each place's room left by the cards
+    of one place, the number of cards of two places or more with each allowed set)."""
+    left = room.copy()
+    own = np.full(allowed.shape[0], -1, dtype=np.int64)
+    group_size = np.zeros(1 << room.shape[0], dtype=np.int64)
+    for card in range(allowed.shape[0]):
+        a = allowed[card]
+        if a == 0:
+            continue
+        if a & (a - 1):
+            group_size[a] += 1
+        else:
+            p = 0
+            while not (a >> p) & 1:
+                p += 1
+            own[card] = p
+            left[p] -= 1
+    return own, left, group_size
+
+
 @njit(cache=True, inline="always")
 def last_group_ways(digits, last_mask, fact, n_last):
     """The ways to deal the last group's ``n_last`` cards into the room ``digits`` (0 when some of it
@@ -90,21 +122,7 @@ def prepare(allowed, room):
     code).  ``W[start] == 0`` means that no assignment exists.
     """
     n_places = room.shape[0]
-    left = room.copy()
-    fixed = np.full(allowed.shape[0], -1, dtype=np.int64)
-    group_size = np.zeros(1 << n_places, dtype=np.int64)
-    for card in range(allowed.shape[0]):
-        a = allowed[card]
-        if a == 0:
-            continue
-        if popcount_small(a) == 1:
-            p = 0
-            while not (a >> p) & 1:
-                p += 1
-            fixed[card] = p
-            left[p] -= 1
-        else:
-            group_size[a] += 1
+    fixed, left, group_size = sorted_by_sets(allowed, room)
     last_mask = 0
     for a in range(group_size.shape[0]):
         if group_size[a] > group_size[last_mask]:
@@ -193,23 +211,35 @@ def prepare(allowed, room):
     return fixed, constrained, last, last_mask, left, strides, table, start
 
 
-@njit(cache=True)
-def sample_world(allowed, fixed, constrained, last, strides, left, table, start, state, out_place):
-    """Draw one world into ``out_place`` (the place of each card, -1 out of play); returns the RNG state."""
+@njit(cache=True, inline="always")
+def shuffle(cards, lo, n, state):
+    """Shuffle ``cards[lo:lo + n]`` uniformly (Fisher-Yates); returns the RNG state."""
+    for k in range(n - 1, 0, -1):
+        state, u = uniform01(state)
+        j = np.int64(u * (k + 1))
+        cards[lo + k], cards[lo + j] = cards[lo + j], cards[lo + k]
+    return state
+
+
+@njit(cache=True, inline="always")
+def draw_into(allowed, fixed, constrained, last, strides, left, table, start, state, out_place, room, cards):
+    """``sample_world`` with its work arrays given: ``room`` (one per place at least) and ``cards`` (as
+    long as ``last`` at least)."""
     n_places = strides.shape[0]
     for card in range(out_place.shape[0]):
         out_place[card] = fixed[card]
+    for p in range(n_places):
+        room[p] = max(left[p], 0)           # the room left in each place: the code's digits
     code = start
     for i in range(constrained.shape[0]):
         card = constrained[i]
         a = allowed[card]
-        total = table[code]
         state, u = uniform01(state)
-        target = u * total
+        target = u * table[code]
         chosen = -1
         acc = 0.0
         for p in range(n_places):
-            if (a >> p) & 1 and (code // strides[p]) % (max(left[p], 0) + 1) > 0:
+            if (a >> p) & 1 and room[p] > 0:
                 w = table[code - strides[p]]
                 if w <= 0.0:
                     continue
@@ -219,26 +249,149 @@ def sample_world(allowed, fixed, constrained, last, strides, left, table, start,
                     break
         out_place[card] = chosen
         code -= strides[chosen]
+        room[chosen] -= 1
     # The last group: a uniform shuffle into the room left.
-    n = last.shape[0]
-    cards = last.copy()
-    for k in range(n - 1, 0, -1):
-        state, z = splitmix64(state)
-        j = np.int64(z % np.uint64(k + 1))
-        cards[k], cards[j] = cards[j], cards[k]
+    for i in range(last.shape[0]):
+        cards[i] = last[i]
+    state = shuffle(cards, 0, last.shape[0], state)
     k = 0
     for p in range(n_places):
-        count = (code // strides[p]) % (max(left[p], 0) + 1)
-        for _ in range(count):
+        for _ in range(room[p]):
             out_place[cards[k]] = p
             k += 1
     return state
 
 
 @njit(cache=True)
+def sample_world(allowed, fixed, constrained, last, strides, left, table, start, state, out_place):
+    """Draw one world of ``prepare``'s plan into ``out_place`` (the place of each card, -1 out of
+    play); returns the RNG state."""
+    room = np.empty(strides.shape[0], dtype=np.int64)
+    cards = np.empty(last.shape[0], dtype=np.int64)
+    return draw_into(allowed, fixed, constrained, last, strides, left, table, start, state, out_place, room, cards)
+
+
+@njit(cache=True)
+def merge_places(allowed, room):
+    """Places that every card may go to together or not at all, merged into one: (the cards' allowed
+    sets of merged places, each merged place's room, each place's merged place, each place's room left
+    by the cards it alone may hold, each card's one allowed place or -1).  Cards with one allowed
+    place are out of play in the merged problem.  Merged places are numbered in the order of their
+    first place, so that with no two places alike the merged problem is the problem itself."""
+    n_places = room.shape[0]
+    own, left, group_size = sorted_by_sets(allowed, room)
+    shapes = np.zeros(n_places, dtype=np.uint64)   # each place's allowed sets of cards of 2+ places, as bits
+    for a in range(group_size.shape[0]):           # (a set is below 2 ** MAX_PLACES = 64)
+        if group_size[a] > 0:
+            for p in range(n_places):
+                if (a >> p) & 1:
+                    shapes[p] |= np.uint64(1) << np.uint64(a)
+    classes = np.empty(n_places, dtype=np.int64)
+    n_classes = 0
+    for p in range(n_places):
+        classes[p] = -1
+        for q in range(p):
+            if shapes[q] == shapes[p]:
+                classes[p] = classes[q]
+                break
+        if classes[p] < 0:
+            classes[p] = n_classes
+            n_classes += 1
+    merged_room = np.zeros(n_classes, dtype=np.int64)
+    for p in range(n_places):
+        merged_room[classes[p]] += left[p]
+    for p in range(n_places):
+        if left[p] < 0:
+            merged_room[classes[p]] = -1   # overfull: no world, as in the problem itself
+    remap = np.zeros(1 << n_places, dtype=np.int64)     # an allowed set's merged places
+    for a in range(1, 1 << n_places):
+        for p in range(n_places):
+            if (a >> p) & 1:
+                remap[a] |= 1 << classes[p]
+    merged = np.zeros(allowed.shape[0], dtype=np.int64)
+    for card in range(allowed.shape[0]):
+        if own[card] < 0:
+            merged[card] = remap[allowed[card]]
+    return merged, merged_room, classes, left, own
+
+
+@njit(cache=True)
+def exact_plan(allowed, room):
+    """``prepare``'s plan of ``allowed`` with alike places merged (``merge_places``), for ``draw_exact``,
+    with the work arrays of its draws (a plan draws in one thread at a time).  Uniform: every way to
+    fill the merged places with their cards splits into the same number of ways to share each merged
+    place's cards among its places by their room, and each card may go to any of them."""
+    merged, merged_room, classes, left, base = merge_places(allowed, room)
+    fixed, constrained, last, _, merged_left, strides, table, start = prepare(merged, merged_room)
+    n_classes = merged_room.shape[0]
+    single = np.full(n_classes, -1, dtype=np.int64)     # the place of a merged place of one place, else -1
+    for p in range(classes.shape[0]):
+        single[classes[p]] = p if single[classes[p]] == -1 else -2
+    # The pool holds the cards of each merged place of several places in a segment of its own
+    # (``segment[c]`` to ``segment[c + 1]``), those it holds before the draw at its head (up to
+    # ``segment[n_classes + 1 + c]``).  The others start where their one place or merged place is.
+    segment = np.zeros(2 * n_classes + 1, dtype=np.int64)
+    for c in range(n_classes):
+        single[c] = max(single[c], -1)
+        segment[c + 1] = segment[c] + (max(merged_room[c], 0) if single[c] < 0 else 0)
+        segment[n_classes + 1 + c] = segment[c]
+    heads = np.empty(segment[n_classes], dtype=np.int64)
+    for card in range(allowed.shape[0]):
+        c = fixed[card]
+        if base[card] < 0 and c >= 0:
+            if single[c] >= 0:
+                base[card] = single[c]
+            else:
+                heads[segment[n_classes + 1 + c]] = card
+                segment[n_classes + 1 + c] += 1
+    work = (np.empty(2 * n_classes, dtype=np.int64), np.empty(last.shape[0] + heads.shape[0], dtype=np.int64))
+    return (classes, left, single, segment, heads, merged, base, constrained, last, strides, merged_left, table, start,
+            work)
+
+
+@njit(cache=True, inline="always")
+def draw_exact(plan, state, out_place):
+    """Draw one world of ``exact_plan``'s plan into ``out_place``; returns the RNG state.  The cards of
+    each merged place of several places are shuffled and dealt to them by their room."""
+    (classes, left, single, segment, heads, merged, base, constrained, last, strides, merged_left, table, start,
+     work) = plan
+    counts, cards = work                     # the room left in each merged place, then each one's pool fill
+    n_places = classes.shape[0]
+    n_classes = single.shape[0]
+    n_last = last.shape[0]
+    state = draw_into(merged, base, constrained, last, strides, merged_left, table, start, state, out_place,
+                      counts, cards)
+    if n_classes == n_places:              # no two places alike: merged places are places
+        return state
+    for i in range(heads.shape[0]):
+        cards[n_last + i] = heads[i]       # the pool, after the last group's shuffle
+    for c in range(n_classes):
+        counts[n_classes + c] = n_last + segment[n_classes + 1 + c]
+    for i in range(constrained.shape[0] + n_last):
+        card = constrained[i] if i < constrained.shape[0] else last[i - constrained.shape[0]]
+        c = out_place[card]
+        if single[c] >= 0:
+            out_place[card] = single[c]
+        else:
+            cards[counts[n_classes + c]] = card
+            counts[n_classes + c] += 1
+    for c in range(n_classes):
+        if single[c] >= 0:
+            continue
+        k = n_last + segment[c]
+        state = shuffle(cards, k, segment[c + 1] - segment[c], state)
+        for p in range(n_places):
+            if classes[p] == c:
+                for _ in range(left[p]):
+                    out_place[cards[k]] = p
+                    k += 1
+    return state
+
+
+@njit(cache=True)
 def plan_worlds(allowed, room, place):
-    """The plan ``sample_plan`` draws from: (whether draws are checked, ``allowed``, the constraints
-    planned, ``room``, then ``prepare``'s plan of them).  Those are ``allowed`` with ``place`` opened to
+    """The plan ``sample_plan`` draws from: (whether draws are checked, ``allowed``, ``room``, then
+    ``exact_plan``'s plan of the constraints planned).  Those are ``allowed`` with ``place`` opened to
     every card that may go to two places or more when that keeps a chance of at least
     ``RELAX_MIN_CHANCE`` that a draw meets ``allowed`` (module docstring), else ``allowed`` itself."""
     bit = 1 << place
@@ -266,8 +419,7 @@ def plan_worlds(allowed, room, place):
         for card in range(allowed.shape[0]):
             if popcount_small(allowed[card]) > 1:
                 loose[card] |= bit
-    fixed, constrained, last, _, left, strides, table, start = prepare(loose, room)
-    return check, allowed, loose, room, fixed, constrained, last, strides, left, table, start
+    return check, allowed, room, exact_plan(loose, room)
 
 
 @njit(cache=True, inline="always")
@@ -280,17 +432,21 @@ def meets(allowed, out_place):
 
 
 @njit(cache=True)
+def draw_once(allowed, room, state, out_place):
+    """A world of ``allowed`` drawn from an exact plan made for this one draw (``sample_plan``'s
+    fallback); returns the RNG state."""
+    return draw_exact(exact_plan(allowed, room), state, out_place)
+
+
+@njit(cache=True, inline="always")
 def sample_plan(plan, state, out_place):
     """Draw one world of ``plan_worlds``'s plan into ``out_place``; returns the RNG state."""
-    check, allowed, loose, room, fixed, constrained, last, strides, left, table, start = plan
-    if not check:
-        return sample_world(allowed, fixed, constrained, last, strides, left, table, start, state, out_place)
-    for _ in range(RELAX_TRIES):
-        state = sample_world(loose, fixed, constrained, last, strides, left, table, start, state, out_place)
-        if meets(allowed, out_place):
+    check, allowed, room, planned = plan
+    for _ in range(RELAX_TRIES if check else 1):
+        state = draw_exact(planned, state, out_place)
+        if not check or meets(allowed, out_place):
             return state
-    fixed, constrained, last, _, left, strides, table, start = prepare(allowed, room)
-    return sample_world(allowed, fixed, constrained, last, strides, left, table, start, state, out_place)
+    return draw_once(allowed, room, state, out_place)
 
 
 @njit(cache=True)

@@ -12,7 +12,7 @@ from analyzer.rules import Rules
 from analyzer.simulate import state_from_game
 from kernels import playout as K
 from kernels.pimc import pimc_card, seat_knowledge, seat_sampler
-from kernels.worlds import prepare, sample_plan
+from kernels.worlds import draw_exact, exact_plan, merge_places, prepare, sample_plan, sample_world
 from tests.randomplay import held_miseres, misere_deal, random_deal, step
 
 
@@ -122,6 +122,31 @@ def test_heuristic_decisions_ignore_hidden_cards(players):
     assert compared > 100
 
 
+DRAWS = 3000
+
+
+def _shares(draw, allowed, room, seed):
+    """Each card's share of ``DRAWS`` worlds in each place, ``draw(state, place)`` drawing one world
+    (every world checked: each card in an allowed place, each place holding its room)."""
+    place = np.empty(78, dtype=np.int64)
+    tally = np.zeros((78, room.shape[0]))
+    state = np.uint64(seed)
+    for _ in range(DRAWS):
+        state = np.uint64(draw(state, place))
+        for card in range(78):
+            if place[card] >= 0:
+                assert allowed[card] >> place[card] & 1
+                tally[card, place[card]] += 1
+        assert (np.bincount(place[place >= 0], minlength=room.shape[0]) == room).all()
+    return tally / DRAWS
+
+
+def _alike(p, q):
+    """Whether two tables of shares agree within 5 standard errors of their difference everywhere."""
+    se = np.sqrt((p * (1 - p) + q * (1 - q)) / DRAWS)
+    return (np.abs(p - q) <= 5 * se + 1e-12).all()
+
+
 @pytest.mark.parametrize("players", [4, 5])
 def test_worlds_drawn_by_rejection_follow_the_exact_plan(players):
     """Where a defender's worlds are drawn with the aside opened and checked (``kernels.worlds.plan_worlds``:
@@ -136,23 +161,35 @@ def test_worlds_drawn_by_rejection_follow_the_exact_plan(players):
             continue
         if checked == 4:
             break
-        _, allowed, _, room, *_ = plan
-        fixed, constrained, last, _, left, strides, table, start = prepare(allowed, room)
-        exact = (False, allowed, allowed, room, fixed, constrained, last, strides, left, table, start)
-        counts = []
-        for sampler in (plan, exact):
-            place = np.empty(78, dtype=np.int64)
-            tally = np.zeros((78, players + 1))
-            state = np.uint64(100 + k)
-            for _ in range(3000):
-                state = np.uint64(sample_plan(sampler, state, place))
-                for card in range(78):
-                    if place[card] >= 0:
-                        assert allowed[card] >> place[card] & 1
-                        tally[card, place[card]] += 1
-            counts.append(tally / 3000)
-        p, q = counts
-        se = np.sqrt((p * (1 - p) + q * (1 - q)) / 3000)
-        assert (np.abs(p - q) <= 5 * se + 1e-12).all()
+        _, allowed, room, _ = plan
+        exact = (False, allowed, room, exact_plan(allowed, room))
+        shares = [_shares(lambda state, place: sample_plan(sampler, state, place), allowed, room, 100 + k)
+                  for sampler in (plan, exact)]
+        assert _alike(*shares)
+        checked += 1
+    assert checked == 4
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_worlds_of_merged_places_follow_the_unmerged_plan(players):
+    """Where some places are alike and others not (voids shown), the plan with alike places merged
+    (``kernels.worlds.exact_plan``) draws each card into each place as often as ``prepare``'s plan of
+    every place apart (within 5 standard errors of their difference, fixed seeds)."""
+    checked = 0
+    for k, game in enumerate(positions(players, 300, seed=80 + players)):
+        hs, ht, st = state_from_game(game)
+        seat = game.to_act
+        _, allowed, room, _ = seat_sampler(hs, ht, st, seat)
+        merged_room = merge_places(allowed, room)[1]
+        if not 1 < merged_room.shape[0] < room.shape[0]:
+            continue
+        if checked == 4:
+            break
+        merged = exact_plan(allowed, room)
+        apart = prepare(allowed, room)
+        fixed, constrained, last, _, left, strides, table, start = apart
+        assert _alike(_shares(lambda state, place: draw_exact(merged, state, place), allowed, room, 200 + k),
+                      _shares(lambda state, place: sample_world(allowed, fixed, constrained, last, strides, left,
+                                                                table, start, state, place), allowed, room, 200 + k))
         checked += 1
     assert checked == 4

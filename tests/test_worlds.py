@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from kernels.worlds import plan_worlds, prepare, sample_plan, sample_world
+from kernels.worlds import exact_plan, merge_places, plan_worlds, prepare, sample_plan, sample_world
 
 
 def _sample(allowed, room, n, seed=1):
@@ -78,6 +78,27 @@ def test_uniform_when_the_roomiest_place_is_not_the_first():
     assert _uniform(worlds, valid)
 
 
+def test_alike_places_are_merged_and_the_draws_stay_uniform():
+    # Places 0 and 2 take the same cards (place 1 is closed to the last two kinds, place 3 to the
+    # first): the plan counts them as one place, then shares their cards out; one card is fixed in 0.
+    allowed = [0b0001, 0b0111, 0b0111, 0b1101, 0b1101, 0b1111, 0b1111, 0b1111, 0b1111]
+    room = [3, 2, 2, 2]
+    allowed_, room_ = np.array(allowed, dtype=np.int64), np.array(room, dtype=np.int64)
+    merged, merged_room, classes, left, own = merge_places(allowed_, room_)
+    assert list(classes) == [0, 1, 0, 2] and list(merged_room) == [4, 2, 2] and list(left) == [2, 2, 2, 2]
+    assert list(own) == [0] + [-1] * 8
+    assert merged[0] == 0 and merged[1] == 0b011 and merged[3] == 0b101 and merged[5] == 0b111
+    valid = _valid(allowed, room)
+    plan = (False, allowed_, room_, exact_plan(allowed_, room_))
+    out = np.empty(len(allowed), dtype=np.int64)
+    state = np.uint64(11)
+    worlds = []
+    for _ in range(60_000):
+        state = np.uint64(sample_plan(plan, state, out))
+        worlds.append(tuple(out))
+    assert _uniform(worlds, valid)
+
+
 def test_a_card_out_of_play_stays_out_and_fixed_cards_stay_put():
     allowed = [0, 0b01, 0b10, 0b11, 0b11]
     worlds, count = _sample(allowed, [2, 2], 200)
@@ -121,9 +142,7 @@ def test_draws_all_rejected_fall_back_to_the_exact_plan():
     allowed = np.array([0b11] * 5 + [0b01] * 25, dtype=np.int64)
     room = np.array([25, 5], dtype=np.int64)
     assert not plan_worlds(allowed, room, 1)[0]
-    loose = allowed | 0b10
-    fixed, constrained, last, _, left, strides, table, start = prepare(loose, room)
-    forced = (True, allowed, loose, room, fixed, constrained, last, strides, left, table, start)
+    forced = (True, allowed, room, exact_plan(allowed | 0b10, room))
     out = np.empty(30, dtype=np.int64)
     state = np.uint64(7)
     for _ in range(50):
