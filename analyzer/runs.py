@@ -151,8 +151,8 @@ class Settings:
             (self.mixed_worlds or MIXED_WORLDS[players])[0 if contract.chien_shown else 1]
         if worlds is None:
             return self.with_(policy="heuristic", mixed_worlds=None)
-        return self.with_(policy=CHELEM_SEARCH if chelem and contract is not None else MIXED_SEARCH, worlds=worlds,
-                          control=True, mixed_worlds=None,
+        search = CHELEM_SEARCH if chelem and contract is not None else MIXED_SEARCH
+        return self.with_(policy=search, worlds=worlds, control=True, mixed_worlds=None,
                           precision=min(0.5, self.precision * MIXED_PRECISION))
 
     @property

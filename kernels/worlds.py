@@ -223,8 +223,8 @@ def shuffle(cards, lo, n, state):
 
 @njit(cache=True, inline="always")
 def draw_into(allowed, fixed, constrained, last, strides, left, table, start, state, out_place, room, cards):
-    """``sample_world`` with its work arrays given: ``room`` (one per place at least) and ``cards`` (as
-    long as ``last`` at least)."""
+    """``sample_world`` with its work arrays given: ``room`` (one per place) and ``cards`` (as long as
+    ``last``)."""
     n_places = strides.shape[0]
     for card in range(out_place.shape[0]):
         out_place[card] = fixed[card]
@@ -253,7 +253,7 @@ def draw_into(allowed, fixed, constrained, last, strides, left, table, start, st
     # The last group: a uniform shuffle into the room left.
     for i in range(last.shape[0]):
         cards[i] = last[i]
-    state = shuffle(cards, 0, last.shape[0], state)
+    state = shuffle(cards, 0, cards.shape[0], state)
     k = 0
     for p in range(n_places):
         for _ in range(room[p]):
@@ -298,11 +298,12 @@ def merge_places(allowed, room):
             classes[p] = n_classes
             n_classes += 1
     merged_room = np.zeros(n_classes, dtype=np.int64)
+    overfull = False
     for p in range(n_places):
         merged_room[classes[p]] += left[p]
-    for p in range(n_places):
-        if left[p] < 0:
-            merged_room[classes[p]] = -1   # overfull: no world, as in the problem itself
+        overfull = overfull or left[p] < 0
+    if overfull:
+        merged_room[:] = -1                # no world, as in the problem itself
     remap = np.zeros(1 << n_places, dtype=np.int64)     # an allowed set's merged places
     for a in range(1, 1 << n_places):
         for p in range(n_places):
@@ -324,66 +325,67 @@ def exact_plan(allowed, room):
     merged, merged_room, classes, left, base = merge_places(allowed, room)
     fixed, constrained, last, _, merged_left, strides, table, start = prepare(merged, merged_room)
     n_classes = merged_room.shape[0]
+    members = np.bincount(classes, minlength=n_classes)
     single = np.full(n_classes, -1, dtype=np.int64)     # the place of a merged place of one place, else -1
     for p in range(classes.shape[0]):
-        single[classes[p]] = p if single[classes[p]] == -1 else -2
-    # The pool holds the cards of each merged place of several places in a segment of its own
-    # (``segment[c]`` to ``segment[c + 1]``), those it holds before the draw at its head (up to
-    # ``segment[n_classes + 1 + c]``).  The others start where their one place or merged place is.
-    segment = np.zeros(2 * n_classes + 1, dtype=np.int64)
+        if members[classes[p]] == 1:
+            single[classes[p]] = p
+    # The pool holds the cards of each merged place of several places from ``segment[c]`` to
+    # ``segment[c + 1]``, those it holds before the draw first (to ``heads_end[c]``); the other cards
+    # start in their one place or their merged place's one place.
+    segment = np.zeros(n_classes + 1, dtype=np.int64)
     for c in range(n_classes):
-        single[c] = max(single[c], -1)
         segment[c + 1] = segment[c] + (max(merged_room[c], 0) if single[c] < 0 else 0)
-        segment[n_classes + 1 + c] = segment[c]
     heads = np.empty(segment[n_classes], dtype=np.int64)
+    heads_end = segment[:n_classes].copy()
     for card in range(allowed.shape[0]):
         c = fixed[card]
         if base[card] < 0 and c >= 0:
             if single[c] >= 0:
                 base[card] = single[c]
             else:
-                heads[segment[n_classes + 1 + c]] = card
-                segment[n_classes + 1 + c] += 1
-    work = (np.empty(2 * n_classes, dtype=np.int64), np.empty(last.shape[0] + heads.shape[0], dtype=np.int64))
-    return (classes, left, single, segment, heads, merged, base, constrained, last, strides, merged_left, table, start,
-            work)
+                heads[heads_end[c]] = card
+                heads_end[c] += 1
+    work = (np.empty(n_classes, dtype=np.int64), np.empty(n_classes, dtype=np.int64),
+            np.empty(last.shape[0], dtype=np.int64), np.empty(heads.shape[0], dtype=np.int64))
+    return (classes, left, single, segment, heads, heads_end, merged, base, constrained, last, strides, merged_left,
+            table, start, work)
 
 
 @njit(cache=True, inline="always")
 def draw_exact(plan, state, out_place):
     """Draw one world of ``exact_plan``'s plan into ``out_place``; returns the RNG state.  The cards of
     each merged place of several places are shuffled and dealt to them by their room."""
-    (classes, left, single, segment, heads, merged, base, constrained, last, strides, merged_left, table, start,
-     work) = plan
-    counts, cards = work                     # the room left in each merged place, then each one's pool fill
+    (classes, left, single, segment, heads, heads_end, merged, base, constrained, last, strides, merged_left,
+     table, start, work) = plan
+    room, fill, cards, pool = work
+    state = draw_into(merged, base, constrained, last, strides, merged_left, table, start, state, out_place,
+                      room, cards)
     n_places = classes.shape[0]
     n_classes = single.shape[0]
-    n_last = last.shape[0]
-    state = draw_into(merged, base, constrained, last, strides, merged_left, table, start, state, out_place,
-                      counts, cards)
     if n_classes == n_places:              # no two places alike: merged places are places
         return state
     for i in range(heads.shape[0]):
-        cards[n_last + i] = heads[i]       # the pool, after the last group's shuffle
+        pool[i] = heads[i]
     for c in range(n_classes):
-        counts[n_classes + c] = n_last + segment[n_classes + 1 + c]
-    for i in range(constrained.shape[0] + n_last):
+        fill[c] = heads_end[c]
+    for i in range(constrained.shape[0] + last.shape[0]):
         card = constrained[i] if i < constrained.shape[0] else last[i - constrained.shape[0]]
         c = out_place[card]
         if single[c] >= 0:
             out_place[card] = single[c]
         else:
-            cards[counts[n_classes + c]] = card
-            counts[n_classes + c] += 1
+            pool[fill[c]] = card
+            fill[c] += 1
     for c in range(n_classes):
         if single[c] >= 0:
             continue
-        k = n_last + segment[c]
-        state = shuffle(cards, k, segment[c + 1] - segment[c], state)
+        k = segment[c]
+        state = shuffle(pool, k, segment[c + 1] - k, state)
         for p in range(n_places):
             if classes[p] == c:
                 for _ in range(left[p]):
-                    out_place[cards[k]] = p
+                    out_place[pool[k]] = p
                     k += 1
     return state
 
