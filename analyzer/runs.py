@@ -60,10 +60,11 @@ MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; 
 # command took up to 10 s).
 MIXED = "mixed"
 MIXED_SEARCH = "pimc-prior"
-# Where a chelem's announcement is the question (``chelem``), the mixed model's search of a contract is
-# CHELEM_SEARCH: MIXED_SEARCH, but the taker's side draws ``kernels.pimc.CHELEM_WORLDS`` worlds a decision
-# until its chelem is lost (with MIXED_WORLDS' 4 the chelems fell 2.2 pp short of deep search's on
-# hands that may take every trick, 12 pp at worst; within 1.8 pp since; kernels/pimc.py).
+# Where a chelem's announcement is the question (``chelem``) or a chelem is in sight (the heuristic takes one,
+# ``analyzer.advice.odds.chelem_in_sight``), the mixed model's search of a contract is CHELEM_SEARCH:
+# MIXED_SEARCH, but the taker's side draws ``kernels.pimc.CHELEM_WORLDS`` worlds a decision until its chelem
+# is lost (with MIXED_WORLDS' 4 the chelems fell 2.2 pp short of deep search's on hands that may take every
+# trick, 12 pp at worst; within 1.8 pp since; kernels/pimc.py).
 CHELEM_SEARCH = "pimc-chelem"
 MIXED_WORLDS: dict[int, tuple[int, int]] = {3: (4, 4), 4: (12, 4), 5: (8, 8)}
 MIXED_PRECISION = 2.5
@@ -143,8 +144,9 @@ class Settings:
         """The settings a run of ``contract`` (None: the hand passes) at ``players`` players plays with:
         these, except under the mixed model, where a contract is searched with its worlds per decision in
         ``mixed_worlds`` (to ``MIXED_PRECISION`` times the precision asked, the heuristic's play a control
-        variate; by ``CHELEM_SEARCH`` when ``chelem``, the question being a chelem's announcement), and a
-        pass too where ``MIXED_PASS_WORLDS`` gives it worlds, else played by the heuristic."""
+        variate; by ``CHELEM_SEARCH`` when ``chelem``: the question being a chelem's announcement, or a
+        chelem in sight, ``analyzer.advice.odds.chelem_in_sight``), and a pass too where ``MIXED_PASS_WORLDS``
+        gives it worlds, else played by the heuristic."""
         if self.policy != MIXED:
             return self
         worlds = MIXED_PASS_WORLDS[players] if contract is None else \
@@ -167,11 +169,12 @@ class Settings:
         return self.with_(policy="heuristic", control=False, deals=None, seed=self.seed ^ CONTROL_SALT,
                           precision=self.precision * CONTROL_SHARE)
 
-    def play_model(self, players: int) -> str:
+    def play_model(self, players: int, chelem: bool = False) -> str:
         """The card play behind the numbers at ``players`` players, in words: the policy, with its worlds
-        per decision when it searches (e.g. "heuristic", "pimc, 16 worlds per decision")."""
+        per decision when it searches (e.g. "heuristic", "pimc, 16 worlds per decision"); the mixed model's
+        with its contracts searched by ``CHELEM_SEARCH`` when ``chelem`` (``for_contract``)."""
         if self.policy == MIXED:
-            return mixed_play_model(players, self.mixed_worlds)
+            return mixed_play_model(players, self.mixed_worlds, chelem)
         if self.policy == CHELEM_SEARCH:
             return (f"{self.policy}, {self.worlds:,} worlds per decision ({max(self.worlds, CHELEM_WORLDS):,} for the "
                     f"taker's side until its chelem is lost)")
@@ -194,19 +197,23 @@ class Settings:
         return replace(self, **changes)
 
 
-def mixed_play_model(players: int, worlds: tuple[int, int] | None = None) -> str:
+def mixed_play_model(players: int, worlds: tuple[int, int] | None = None, chelem: bool = False) -> str:
     """The mixed model at ``players`` players (its worlds per decision ``worlds``, else ``MIXED_WORLDS``) in
-    words, e.g. "heuristic for a pass, pimc-prior (4 worlds per decision) for every contract"."""
+    words, e.g. "heuristic for a pass, pimc-prior (4 worlds per decision) for every contract"; with its
+    contracts searched by ``CHELEM_SEARCH`` when ``chelem`` (a chelem in sight)."""
     taking, other = worlds or MIXED_WORLDS[players]
     passing = MIXED_PASS_WORLDS[players]
-    if taking == other == passing:
+    search = CHELEM_SEARCH if chelem else MIXED_SEARCH
+    sight = (f"; a chelem in sight, the taker's side searches at least {CHELEM_WORLDS} worlds a decision until its "
+             "chelem is lost") if chelem else ""
+    if taking == other == passing and not chelem:
         return f"{MIXED_SEARCH} ({other} worlds per decision) for a pass and every contract"
     pass_words = "heuristic for a pass" if passing is None else \
         f"{MIXED_SEARCH} ({passing} worlds per decision) for a pass"
     if taking == other:
-        return f"{pass_words}, {MIXED_SEARCH} ({other} worlds per decision) for every contract"
-    return (f"{pass_words}, {MIXED_SEARCH} for prise and garde ({taking} worlds per decision) "
-            f"and for garde sans and garde contre ({other})")
+        return f"{pass_words}, {search} ({other} worlds per decision) for every contract{sight}"
+    return (f"{pass_words}, {search} for prise and garde ({taking} worlds per decision) "
+            f"and for garde sans and garde contre ({other}){sight}")
 
 
 def searching(policies: np.ndarray) -> bool:

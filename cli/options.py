@@ -9,10 +9,11 @@ import math
 import click
 import numpy as np
 
+from analyzer.advice.odds import CHELEM_SIGHT
 from analyzer.errors import TarotError
 from analyzer.rules import Rules
-from analyzer.runs import (MAX_DEALS, MAX_WORLDS, MIXED, MIXED_PRECISION, MIXED_WORLDS, PIMC_WORLDS, Settings,
-                          mixed_play_model)
+from analyzer.runs import (CHELEM_WORLDS, MAX_DEALS, MAX_WORLDS, MIXED, MIXED_PRECISION, MIXED_WORLDS, PIMC_WORLDS,
+                          Settings, mixed_play_model)
 
 players_option = click.option("--players", type=click.Choice(["3", "4", "5"]), default="4", show_default=True,
                               help="Number of players.")
@@ -23,6 +24,9 @@ policy_option = click.option("--policy", type=click.Choice(["mixed", "heuristic"
                              help="How the simulated seats play their cards: mixed searches the contracts the "
                                   "heuristic misses and plays the others by it ("
                                   + "; ".join(f"at {p} players {mixed_play_model(p)}" for p in (3, 4, 5))
+                                  + f"; a hand whose heuristic play takes every trick at prise on {CHELEM_SIGHT:.0%} "
+                                  f"of deals or more has its taker's side search at least {CHELEM_WORLDS} worlds a "
+                                  "decision until its chelem is lost"
                                   + f"; whatever --worlds, to {MIXED_PRECISION:g} times --precision, the "
                                   "heuristic's play of the same deals a control variate: seconds); heuristic plays "
                                   "every contract "

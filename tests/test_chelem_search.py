@@ -1,11 +1,14 @@
 """The chelem search (``pimc-chelem``): pimc-prior whose taker's side draws ``CHELEM_WORLDS`` worlds a decision
-while its chelem is alive; the mixed model plays it where a chelem's announcement is the question."""
+while its chelem is alive; the mixed model plays it where a chelem's announcement is the question or a chelem
+is in sight."""
 
 import numpy as np
 import pytest
 
+import analyzer.advice.odds as odds_module
 from analyzer.advice.choices import announces_chelem, call_options, chelem_options, poignee_options, taker_choices
-from analyzer.advice.odds import fixed_hand
+from analyzer.advice.bid import bid_advice
+from analyzer.advice.odds import chelem_in_sight, contract_odds, fixed_hand
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import CHELEM_SEARCH, MIXED_SEARCH, MIXED_WORLDS, POLICY_IDS, Settings
@@ -84,3 +87,34 @@ def test_the_mixed_model_searches_a_chelems_announcement_with_the_chelem_search(
     assert heuristic.for_contract(Contract.GARDE_SANS, 4, chelem=True) is heuristic
     wide = Settings(mixed_worlds=(64, 64)).for_contract(Contract.GARDE, 4, chelem=True)
     assert wide.play_model(4).startswith(f"{CHELEM_SEARCH}, 64 worlds per decision (64 for")
+
+
+# A hand whose heuristic play takes every trick at Prise on about 9% of deals from seat 1, and an ordinary one.
+NEAR = Hand.parse("20 19 18 17 16 15 14 13 12 11 10 9 8 EX KS KH KD KC")
+ORDINARY = Hand.parse("20 17 15 12 9 6 1 EX KS 10S 4S QH 6H KD 5D 2C 9C 3C")
+
+
+def test_a_chelem_is_in_sight_where_the_heuristic_takes_one_at_prise_often_enough(monkeypatch):
+    mixed = Settings(seed=4)
+    assert chelem_in_sight(HAND, TAKER, RULES, mixed)
+    assert chelem_in_sight(NEAR, 0, RULES, mixed)
+    monkeypatch.setattr(odds_module, "CHELEM_SIGHT", 0.2)
+    assert not chelem_in_sight(NEAR, 0, RULES, mixed)
+    monkeypatch.undo()
+    assert not chelem_in_sight(ORDINARY, 0, RULES, mixed)
+    assert not chelem_in_sight(HAND, TAKER, RULES, mixed.with_(policy="heuristic"))   # the mixed model's choice only
+    assert not chelem_in_sight(HAND, TAKER, RULES, mixed.with_(policy="pimc"))
+
+
+def test_odds_and_bid_search_a_hand_with_a_chelem_in_sight_by_the_chelem_search():
+    mixed = Settings(deals=8, seed=2)
+    for hand, seat, sight in ((HAND, TAKER, True), (ORDINARY, 0, False)):
+        odds = contract_odds(hand, RULES, seat, mixed)
+        bid = bid_advice(hand, RULES, seat, [None] * seat, settings=mixed)
+        for model in (odds.play_model, bid.play_model):
+            assert model == mixed.play_model(4, sight)
+            assert (CHELEM_SEARCH in model) is sight and ("a chelem in sight" in model) is sight
+    assert mixed.play_model(4, True) == (f"heuristic for a pass, {CHELEM_SEARCH} for prise and garde (12 worlds per "
+                                         "decision) and for garde sans and garde contre (4); a chelem in sight, the "
+                                         f"taker's side searches at least {CHELEM_WORLDS} worlds a decision until its "
+                                         "chelem is lost")

@@ -145,15 +145,15 @@ def test_the_output_states_the_play_model_and_the_searched_deals(command):
                          ids=["poignee", "chelem", "discard"])
 def test_the_choice_commands_state_the_play_model_too(args):
     # Garde at 4 players: the default (mixed) model searches it (12 worlds); a discard's candidates are
-    # played by the heuristic, its five best again by that search; a chelem's announcement by the chelem search
+    # played by the heuristic, its five best again by that search; a chelem's announcement, and this hand's
+    # poignée (a chelem in sight), by the chelem search
     hand = str(WEAK) if args[0] == "discard" else "21 20 19 18 17 16 15 14 13 12 11 KS QS KH QH KD QD KC"
     command = [args[0], hand, *args[1:], "--deals", "20", "--seed", "3"]
     search = "pimc-prior, 12 worlds per decision"
+    chelem = "pimc-chelem, 12 worlds per decision (16 for the taker's side until its chelem is lost)"
     model = {"discard": f"heuristic, every candidate on 20 deals; its best 5 played again by {search} on 20 of them, "
                         "which rank them",
-             "poignee": search,
-             "chelem": "pimc-chelem, 12 worlds per decision (16 for the taker's side until its chelem is lost)",
-             }[args[0]]
+             "poignee": chelem, "chelem": chelem}[args[0]]
     searched = 20
     runner = CliRunner()
     table = runner.invoke(main, command)

@@ -30,7 +30,7 @@ import numpy as np
 
 from analyzer.advice.auction import (BID_NOISE, AuctionWeights, ThinnedDeals, bid_token, check_bids, check_noise,
                                      earlier_ids)
-from analyzer.advice.odds import fixed_hand, garde_beside
+from analyzer.advice.odds import chelem_in_sight, fixed_hand, garde_beside
 from analyzer.baselines import method_id
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
@@ -127,7 +127,8 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     earlier = earlier_ids(list(bids))
     flags = rules_flags(rules)
     weighted = condition and seat > 0
-    played = [settings.for_contract(o, rules.players) for o in options]
+    sight = chelem_in_sight(hand, seat, rules, settings)
+    played = [settings.for_contract(o, rules.players, chelem=sight) for o in options]
     policies = [np.full(rules.players, POLICY_IDS[p.policy], dtype=np.int64) for p in played]
     batch = K.bid_batch if settings.may_search else K.bid_batch_no_search     # one driver for every option
 
@@ -249,7 +250,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     margin = difference(ranked[0], ranked[1]) if len(options) > 1 else Mean(0.0, 0.0, first.n)
     searched_deals = max(r.moments.n if any(played[i].searches for i in r.indices) else 0 for r in runs)
     return BidAdvice(rules.players, seat, hand, tuple(bids), result, margin, first.effective_n(WEIGHT), first.n,
-                     float(noise) if weighted else 0.0, settings.play_model(rules.players), searched_deals,
+                     float(noise) if weighted else 0.0, settings.play_model(rules.players, sight), searched_deals,
                      counted)
 
 

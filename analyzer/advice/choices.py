@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyzer import cards as C
-from analyzer.advice.odds import simulate_contract
+from analyzer.advice.odds import CHELEM_OUTCOMES, chelem_in_sight, simulate_contract
 from analyzer.errors import TarotError
 from analyzer.game import legal_calls
 from analyzer.hand import Hand
@@ -79,13 +79,13 @@ def compare(question: str, hand: Hand, rules: Rules, contract: Contract, options
     searched run of the mixed model (``Settings.controlled``) plays its deals by the heuristic too, as
     its control variate (``analyzer.stats.Moments.controlled``), whose means a control run measures first
     (every alternative by the heuristic, on deals of its own); where an alternative announces a chelem, by
-    the chelem search (``analyzer.runs.CHELEM_SEARCH``)."""
+    the chelem search (``analyzer.runs.CHELEM_SEARCH``), as where a chelem is in sight (``compared_model``)."""
     if not 0 <= seat < rules.players:
         raise TarotError(f"seat {seat + 1} does not exist at {rules.players} players")
     hand.check_size(rules.hand_size, rules.players)
     labels = list(options)
     k = len(labels)
-    settings = settings.for_contract(contract, rules.players, chelem=announces_chelem(options))
+    settings = compared_model(settings, hand, seat, rules, contract, options)
 
     def features_of(run: Settings, policy: str, offset: int, n: int) -> np.ndarray:
         """The alternatives' features on deals ``offset … offset+n-1`` played by ``policy``."""
@@ -95,7 +95,7 @@ def compare(question: str, hand: Hand, rules: Rules, contract: Contract, options
                                   choices=options[label], search_driver=settings.searches)
             features[:, FEATURES * i + SCORE] = d[:, seat]
             features[:, FEATURES * i + MADE] = d[:, K.R_MADE]
-            features[:, FEATURES * i + CHELEM] = np.isin(d[:, K.R_CHELEM], (1, 2, 5))
+            features[:, FEATURES * i + CHELEM] = np.isin(d[:, K.R_CHELEM], CHELEM_OUTCOMES)
         return features
 
     def widest(estimates: Estimates) -> float:
@@ -148,6 +148,15 @@ class Estimates:
             return self.moments.proportion(column)
         return self.moments.controlled_proportion(column, FEATURES * (self.k + i) + feature,
                                                   self.reference.summary(column))
+
+
+def compared_model(settings: Settings, hand: Hand, seat: int, rules: Rules, contract: Contract,
+                   options: dict[str, np.ndarray]) -> Settings:
+    """The settings ``compare`` plays the alternatives ``options`` of ``contract`` with (``Settings.for_contract``):
+    under the mixed model by the chelem search where an alternative announces a chelem or a chelem is in sight
+    (``analyzer.advice.odds.chelem_in_sight``)."""
+    chelem = announces_chelem(options) or chelem_in_sight(hand, seat, rules, settings)
+    return settings.for_contract(contract, rules.players, chelem=chelem)
 
 
 def announces_chelem(options: dict[str, np.ndarray]) -> bool:

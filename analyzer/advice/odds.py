@@ -29,7 +29,7 @@ from analyzer.advice.auction import BID_NOISE, AuctionWeights, ThinnedDeals, bid
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
-from analyzer.runs import PIMC_WORLDS, POLICY_IDS, Settings, run_in_chunks, searching
+from analyzer.runs import MIXED, PIMC_WORLDS, POLICY_IDS, Settings, run_in_chunks, searching
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean, Moments, Proportion, WeightedProportion
 from kernels import playout as K
@@ -125,6 +125,32 @@ def simulate_contract(hand: Hand, seat: int, contract: Contract, rules: Rules, p
     return results
 
 
+CHELEM_OUTCOMES = (1, 2, 5)  # ``kernels.playout.R_CHELEM``'s outcomes where the taker's side took every trick
+
+# A chelem in sight (``chelem_in_sight``): the mixed model's search of few worlds takes fewer chelems than deep
+# search where the chelem hangs on the first tricks' play (4 players, seat 2, hands of a triple poignée's
+# trumps and Kings: Garde sans' and contre's chelems 2.5 pp short on average, 11 pp at worst, on 600 deals a
+# hand); the chelem search (``analyzer.runs.CHELEM_SEARCH``) takes them as deep search does (+0.1 pp, 1.7 at
+# worst) for a search a quarter dearer on random deals.  So a hand gets it when the heuristic, which takes fewer chelems
+# still, takes one at Prise on CHELEM_SIGHT of SIGHT_DEALS deals or more: every such hand whose chelem
+# mattered did (their Prise chelems 1.5 to 92%), and none of the calibration's 300 random hands (0.25% at
+# most; docs/performance.md, "A chelem in sight").
+CHELEM_SIGHT = 0.01
+SIGHT_DEALS = 2000
+SIGHT_SALT = 0x3C6EF372FE94F82B
+
+
+def chelem_in_sight(hand: Hand, seat: int, rules: Rules, settings: Settings) -> bool:
+    """Whether the mixed model searches ``hand``'s contracts by the chelem search (``Settings.for_contract``):
+    under the mixed model only, when the heuristic's play of the hand at Prise takes every trick on at
+    least ``CHELEM_SIGHT`` of ``SIGHT_DEALS`` deals (a stream of their own, from the settings' seed)."""
+    if settings.policy != MIXED:
+        return False
+    rows = simulate_contract(hand, seat, Contract.PRISE, rules, "heuristic", SIGHT_DEALS, settings.seed ^ SIGHT_SALT,
+                             search_driver=True)
+    return bool(np.isin(rows[:, K.R_CHELEM], CHELEM_OUTCOMES).mean() >= CHELEM_SIGHT)
+
+
 def garde_beside(contract: Contract | None, among: list[Contract | None]) -> Contract | None:
     """Garde, when ``contract`` is Prise and Garde is ``among`` the contracts run with it: one play scores
     both (they are played alike, ``kernels.playout.score_again``), Prise's play scored as Garde too."""
@@ -145,7 +171,7 @@ def contract_features(rows: np.ndarray, seat: int) -> np.ndarray:
     out[:, POINTS] = rows[:, K.R_TAKER_HP] / 2
     out[:, PAB_TAKER] = rows[:, K.R_PAB] == 1
     out[:, PAB_DEFENCE] = rows[:, K.R_PAB] == -1
-    out[:, CHELEM] = np.isin(rows[:, K.R_CHELEM], (1, 2, 5))
+    out[:, CHELEM] = np.isin(rows[:, K.R_CHELEM], CHELEM_OUTCOMES)
     return out
 
 
@@ -205,8 +231,9 @@ def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = 
         if not condition or seat == 0:
             auction = None
     groups: dict[Settings, list[Contract]] = {}
+    sight = chelem_in_sight(hand, seat, rules, settings)
     for contract in takes:
-        groups.setdefault(settings.for_contract(contract, rules.players), []).append(contract)
+        groups.setdefault(settings.for_contract(contract, rules.players, chelem=sight), []).append(contract)
     odds: dict[Contract, ContractOdds] = {}
     deals = searched = simulated = control = 0
     effective = None
@@ -225,7 +252,7 @@ def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = 
         control = max(control, group.control_deals)
     called = int(call_card(np.uint64(hand.suit_bits))) if rules.players == 5 else None
     return OddsResult(rules.players, seat, hand, settings.policy, deals, [odds[c] for c in takes], called,
-                      settings.play_model(rules.players), searched, None if bids is None else tuple(bids),
+                      settings.play_model(rules.players, sight), searched, None if bids is None else tuple(bids),
                       auction.noise if auction else None, effective, control)
 
 

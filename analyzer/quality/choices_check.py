@@ -35,11 +35,11 @@ import numpy as np
 
 import kernels.playout as K
 from analyzer import cards as C
-from analyzer.advice.choices import (Comparison, announces_chelem, call_options, chelem_options, compare,
+from analyzer.advice.choices import (Comparison, call_options, chelem_options, compare, compared_model,
                                      poignee_options, taker_choices)
 from analyzer.advice.discard import DEALS as DISCARD_DEALS
 from analyzer.advice.discard import best_discards, discard_model, discard_play, search_stage
-from analyzer.advice.odds import simulate_contract
+from analyzer.advice.odds import CHELEM_OUTCOMES, simulate_contract
 from analyzer.errors import SizeLimitError, TarotError
 from analyzer.hand import Hand
 from analyzer.notation import format_cards
@@ -270,7 +270,7 @@ def check_choices(question: str, hand: Hand, chien: Hand | None, rules: Rules, t
                    "chelem": lambda: chelem_options(rules)}[question]()
         comparison = compare(question, hand, rules, contract, options, seat, tested)
         answers = _answers(comparison)
-        model = tested.for_contract(contract, rules.players, chelem=announces_chelem(options))
+        model = compared_model(tested, hand, seat, rules, contract, options)
     seconds = {"default": time.perf_counter() - start}
     start = time.perf_counter()
     extra = {rules.players: chien.mask} if chien else None
@@ -334,7 +334,8 @@ def _outcomes(hand: Hand, seat: int, rules: Rules, contract: Contract, policy: s
     """Per deal: the taker's score, made (1 or 0), chelem (the taker's side took every trick)."""
     rows = simulate_contract(hand, seat, contract, rules, policy, deals, seed, 0, worlds, choices=choices,
                              fixed_extra=extra, search_driver=True)
-    return np.stack([rows[:, seat], rows[:, K.R_MADE], np.isin(rows[:, K.R_CHELEM], (1, 2, 5))], axis=1).astype(float)
+    chelem = np.isin(rows[:, K.R_CHELEM], CHELEM_OUTCOMES)
+    return np.stack([rows[:, seat], rows[:, K.R_MADE], chelem], axis=1).astype(float)
 
 
 def calibrate_choices(question: str, rules: Rules, hands: int, seed: int = 0, deals: int = DEALS,

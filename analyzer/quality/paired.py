@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import kernels.playout as K
-from analyzer.advice.odds import garde_beside, simulate_contract
+from analyzer.advice.odds import chelem_in_sight, garde_beside, simulate_contract
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings, threads
@@ -67,16 +67,18 @@ class Bias:
 def measure_biases(hand: Hand, rules: Rules, tested: Settings, deep_worlds: int, most: int, seed: int,
                    default_se: dict[Contract, float]) -> tuple[Bias, ...]:
     """Each contract's bias for ``hand`` (seat 1 takes, no earlier bid): the tested settings' play
-    (``tested.for_contract``) against ``pimc`` with ``deep_worlds`` on the same deals of stream ``seed``,
-    ``STEP`` a round, until the se is at most ``RATIO`` times the contract's ``default_se`` (Prise's for
-    Prise and Garde, played together) or ``most`` deals are played; threads: ``tested.jobs``."""
+    (``tested.for_contract``, a chelem in sight as ``odds`` sees it) against ``pimc`` with ``deep_worlds`` on
+    the same deals of stream ``seed``, ``STEP`` a round, until the se is at most ``RATIO`` times the
+    contract's ``default_se`` (Prise's for Prise and Garde, played together) or ``most`` deals are played;
+    threads: ``tested.jobs``."""
     biases = {}
+    sight = chelem_in_sight(hand, 0, rules, tested)
     with threads(tested.jobs):
         for contract in Contract:
             if contract is Contract.GARDE:
                 continue
             also = garde_beside(contract, list(Contract))
-            model = tested.for_contract(contract, rules.players)
+            model = tested.for_contract(contract, rules.players, chelem=sight)
             moments = Moments(2)
             while moments.n < most:
                 n = min(STEP, most - moments.n)
