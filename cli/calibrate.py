@@ -11,8 +11,9 @@ from analyzer.quality import paired as paired_measure
 from analyzer.quality.calibrate import (DEEP_DEALS, DEEP_SEED, DEEP_WORLDS, MAX_HANDS, NOISE_SES, STREAMS, TOLERANCE,
                                         calibrate)
 from analyzer.runs import MAX_DEALS, MAX_WORLDS, Settings
-from cli.options import (echo_json, finite_number, format_option, jobs_option, mixed_worlds_option, players_option,
-                         quiet_option, rules_from, seed_option, variant_option, with_mixed_worlds)
+from cli.options import (check_resume, echo_json, finite_number, format_option, jobs_option, mixed_worlds_option,
+                         players_option, quiet_option, record_option, resume_option, rules_from, seed_option,
+                         variant_option, with_mixed_worlds)
 from cli.progress import Progress
 
 CSV_COLUMNS = ["hand_index", "hand", "contract", "p_default", "se_default", "p_deep", "se_deep", "gap", "gap_se",
@@ -40,10 +41,8 @@ PAIRED_COLUMNS = ["bias", "bias_se", "bias_deals"]     # with --paired
 @click.option("--precision", type=click.FloatRange(0.001, 0.5), default=Settings().precision, show_default=True,
               callback=finite_number,
               help="Those answers run until every probability's 95% half-width is at most this.")
-@click.option("--record", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Write each hand's check to FILE as it ends (JSON lines), so that a long run can stop and go on.")
-@click.option("--resume", is_flag=True,
-              help="Take the hands the --record FILE already holds (same settings) and check only the others.")
+@record_option
+@resume_option
 @click.option("--deep-from", type=click.Path(dir_okay=False), metavar="RECORD",
               help="Take the deep answers from RECORD (a --record of an earlier run with the same --players, --seed "
                    "and variants, its deep settings replacing --deep-worlds and --deep-deals) instead of searching "
@@ -88,8 +87,7 @@ def calibrate_command(ctx, players, hands, seed, worlds, deals, policy, tested_w
     with --resume goes on where it stopped (or grows the run with a larger --hands); --workers checks
     several hands at once; --deep-from takes the deep answers of such a record, so that other settings
     are judged in the time of their own answers."""
-    if resume and not record:
-        raise click.BadParameter("--resume goes on with a --record FILE: name it", param_hint="--resume")
+    check_resume(record, resume)
     for name, flag in (("worlds", "--deep-worlds"), ("deals", "--deep-deals")):
         if deep_from and ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT:
             raise click.BadParameter(f"the deep answers come from --deep-from {deep_from}, with its own settings",

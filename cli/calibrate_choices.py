@@ -9,7 +9,8 @@ from analyzer.quality.calibrate import DEEP_WORLDS, MAX_HANDS, NOISE_SES, TOLERA
 from analyzer.quality.choices_check import DEALS, DISCARDS, MAX_PAIRED_DEALS, QUESTIONS, calibrate_choices
 from analyzer.runs import MAX_WORLDS
 from cli.calibrate import echo_biases
-from cli.options import echo_json, format_option, jobs_option, quiet_option, rules_from, seed_option, variant_option
+from cli.options import (check_resume, echo_json, format_option, jobs_option, quiet_option, record_option, resume_option,
+                         rules_from, seed_option, variant_option)
 from cli.progress import Progress
 
 
@@ -27,12 +28,14 @@ from cli.progress import Progress
               help="Deals a hand on which every alternative is played by the command's model and by deep search.")
 @click.option("--deep-worlds", type=click.IntRange(1, MAX_WORLDS), default=DEEP_WORLDS, show_default=True,
               help="Deep search: PIMC worlds per decision.")
+@record_option
+@resume_option
 @jobs_option
 @variant_option
 @quiet_option
 @format_option("table", "json")
-def calibrate_choices_command(question, players, seat, hands, seed, deals, deep_worlds, jobs, variants, quiet,
-                              fmt) -> None:
+def calibrate_choices_command(question, players, seat, hands, seed, deals, deep_worlds, record, resume, jobs, variants,
+                              quiet, fmt) -> None:
     """The default answers of call, poignee, chelem or discard (QUESTION) against deep search (PIMC).
 
     Each of --hands hands of --seat is one the question is asked about: any hand for call (5
@@ -48,16 +51,20 @@ def calibrate_choices_command(question, players, seat, hands, seed, deals, deep_
     every reported probability is expected within ±3 pp of deep search's expectation (discard reports
     none; the answers' errors correlated as measured on the paired deals, and as if independent), the
     share whose recommendation agrees (the same, or within one standard error in deep search's play)
-    and the seconds of each command."""
+    and the seconds of each command.
+
+    With --record FILE each hand is kept as it ends, and the same command with --resume goes on where
+    it stopped."""
     players = players or ("5" if question == "call" else "4")
     rules = rules_from(players, variants)
     if question == "call" and rules.players != 5:
         raise click.BadParameter(f"{players}: a King is called at 5 players only", param_hint="--players")
     if seat > rules.players:
         raise click.BadParameter(f"{seat}: there are {rules.players} seats", param_hint="--seat")
+    check_resume(record, resume)
     with Progress("calibrating", quiet, unit="hands") as bar:
         result = calibrate_choices(question, rules, hands, seed, deals, deep_worlds, jobs, progress=bar,
-                                   seat=seat - 1)
+                                   seat=seat - 1, record=record, resume=resume)
     if fmt == "json":
         echo_json(result.as_dict())
         return

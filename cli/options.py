@@ -153,3 +153,18 @@ def settings_options(fixed_deals: int | None = None, max_fixed: int = MAX_DEALS,
         return command
 
     return decorate
+
+
+# A long check's run record (``analyzer.quality.run_record``): calibrate and calibrate-choices.
+record_option = click.option("--record", type=click.Path(dir_okay=False), metavar="FILE",
+                             help="Write each hand's check to FILE as it ends (JSON lines), so that a long run can "
+                                  "stop and go on.")
+resume_option = click.option("--resume", is_flag=True,
+                             help="Take the hands the --record FILE already holds (same settings) and check only the "
+                                  "others.")
+
+
+def check_resume(record: str | None, resume: bool) -> None:
+    """--resume goes on with a --record: refused without one."""
+    if resume and not record:
+        raise click.BadParameter("--resume goes on with a --record FILE: name it", param_hint="--resume")

@@ -208,12 +208,38 @@ def test_each_hand_s_command_runs_on_a_seed_of_its_own():
     assert result.play_model.startswith("pimc-chelem, 4 worlds per decision (16 for the taker's side")
 
 
+def test_a_record_lets_a_run_stop_and_go_on(tmp_path):
+    """Hands are kept as they end; a run stopped (even while writing a line) goes on with --resume, checks
+    only the hands missing, and says what one straight run says; a record of other settings is refused."""
+    record = tmp_path / "run.jsonl"
+    args = ["calibrate-choices", "chelem", "--hands", "2", "--deals", "4", "--deep-worlds", "2", "--seed", "1",
+            "--jobs", "1", "--quiet", "--format", "json"]
+    run = lambda *more: CliRunner().invoke(main, [*args, *more])                            # noqa: E731
+    straight = run("--record", str(record))
+    assert straight.exit_code == 0, straight.output
+    lines = record.read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[0])["calibrate-choices"]["question"] == "chelem"
+    assert [json.loads(line)["index"] for line in lines[1:]] == [0, 1]
+    # stopped while writing hand 2's line: that line is dropped and the hand checked again
+    record.write_text("\n".join(lines[:2]) + "\n" + lines[2][:40], encoding="utf-8")
+    resumed = run("--record", str(record), "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    first, again = json.loads(straight.stdout), json.loads(resumed.stdout)
+    assert again["per_hand"][0] == first["per_hand"][0]                       # taken, seconds and all
+    assert {**again["per_hand"][1], "seconds": None} == {**first["per_hand"][1], "seconds": None}
+    assert again["summary"]["share_within_3pp_expected"] == first["summary"]["share_within_3pp_expected"]
+    assert_one_error_line(run("--hands", "1", "--record", str(record), "--resume"), "hands 2, here 1")
+    assert_one_error_line(run("--record", str(record)), "--resume")
+    assert_one_error_line(run("--deals", "6", "--record", str(record), "--resume"), "deals 4, here 6")
+
+
 @pytest.mark.parametrize("args, word", [
     (["call", "--players", "4"], "--players"), (["poignee", "--seat", "5"], "--seat"),
     (["call", "--seat", "6"], "--seat"), (["bid"], "'bid'"), (["poignee", "--hands", "0"], "--hands"),
     (["poignee", "--deals", "1"], "--deals"), (["poignee", "--deals", "100001"], "--deals"),
     (["poignee", "--deep-worlds", "0"], "--deep-worlds"),
     (["poignee", "--format", "csv"], "--format"), (["chelem", "--variant", "x=y"], "--variant"),
+    (["poignee", "--resume"], "--resume"),
 ])
 def test_bad_options_are_one_line(args, word):
     assert_one_error_line(CliRunner().invoke(main, ["calibrate-choices", *args]), word)

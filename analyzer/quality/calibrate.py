@@ -34,12 +34,9 @@ line per hand as it ends) it can stop and go on, or grow, without checking a han
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from multiprocessing import get_context
 from pathlib import Path
@@ -50,13 +47,17 @@ from analyzer.advice.odds import ContractOdds, OddsResult, contract_odds
 from analyzer.errors import SizeLimitError, TarotError
 from analyzer.hand import Hand
 from analyzer.quality import paired as paired_measure
+from analyzer.quality import run_record
 from analyzer.quality.paired import Bias, measure_biases
+from analyzer.quality.run_record import (RecordError, append_check, first_difference, open_record, plain,
+                                        record_lock)
 from analyzer.rules import Contract, Rules
 from analyzer.runs import MAX_DEALS, MIXED_WORLDS, Settings
 from analyzer.sampling import random_hands
 from analyzer.stats import Z95, Z95_ONE_SIDED, Mean, normal_within
 
 DEEP_SEED = 1            # the deep runs' seeds derive from it (``hand_seed``), the tested runs' from their own
+KIND = "calibrate"       # a calibrate record's settings key (``analyzer.quality.run_record``)
 STREAMS = "per hand"     # a record's deal streams: each hand's runs seeded apart (earlier records: "shared")
 DEEP_WORLDS = 16
 DEEP_DEALS = 200
@@ -73,10 +74,6 @@ def hand_seed(base: int, index: int) -> int:
     for shift, factor in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):
         z = ((z ^ (z >> shift)) * factor) % 2**64
     return (z ^ (z >> 31)) >> 1
-
-
-class CalibrateError(TarotError):
-    """A record that cannot be used or written (the message names the file and what to do)."""
 
 
 @dataclass(frozen=True)
@@ -150,7 +147,7 @@ class HandCheck:
                 seed: int) -> "HandCheck":
         """This check's deep answers set against other answers under test (``seconds`` and ``seed``: theirs)."""
         if [d.contract for d in default.contracts] != [g.contract for g in self.gaps]:
-            raise CalibrateError("the deep answers are for other contracts than the answers under test")
+            raise RecordError("the deep answers are for other contracts than the answers under test")
         return replace(self, deals_default=default.deals,
                        gaps=tuple(Gap(g.contract, Estimate.of(d), g.deep) for d, g in zip(default.contracts,
                                                                                          self.gaps)),
@@ -411,16 +408,16 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
     if deep_from:
         (worlds, deals, streams), reference = deep_answers(Path(deep_from), rules, seed, hands)
     deep = Settings(policy="pimc", worlds=worlds, deals=deals, seed=DEEP_SEED, jobs=jobs)
-    with record_lock(Path(record) if record else None):
+    with record_lock(Path(record) if record else None, KIND):
         held = open_record(Path(record), record_settings(rules, seed, default, deep, streams, paired),
-                           resume) if record else {}
+                           resume, _hand_check) if record else {}
         checks: dict[int, HandCheck] = {}
         pending = []
         for i, hand in enumerate(random_hands(rules, hands, seed)):
             for name, kept in ((record, held), (deep_from, reference)):
                 if i in kept and kept[i].hand != hand:
-                    raise CalibrateError(f"{name}: hand {i + 1} is not the one seed {seed} deals ({kept[i].hand}): "
-                                         "the record was written by another version; use another")
+                    raise RecordError(f"{name}: hand {i + 1} is not the one seed {seed} deals ({kept[i].hand}): "
+                                      "the record was written by another version; use another")
             if i in held:
                 checks[i] = held[i]
             else:
@@ -431,7 +428,7 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
             progress(len(checks), hands)
         for i, check in checked(pending, rules, workers):
             if record:
-                append_check(Path(record), i, check)
+                append_check(Path(record), i, check.as_dict())
             checks[i] = check
             if progress:
                 progress(len(checks), hands)
@@ -469,51 +466,22 @@ def deep_answers(path: Path, rules: Rules, seed: int,
     record written before each hand's runs had seeds of their own is taken too, its streams "shared"
     (said with its answers)."""
     if not path.is_file():
-        raise CalibrateError(f"{path}: no such record")
+        raise RecordError(f"{path}: no such record")
     settings, checks, _ = read_record(path)
-    held, wanted = settings["calibrate"], _plain({"players": rules.players, "variants": rules.variants(), "seed": seed})
+    held, wanted = settings[KIND], plain({"players": rules.players, "variants": rules.variants(), "seed": seed})
     for key in wanted:
         if held.get(key) != wanted[key]:
-            raise CalibrateError(f"{path} holds deep answers for {_first_difference(held.get(key), wanted[key], key)}")
+            raise RecordError(f"{path} holds deep answers for {first_difference(held.get(key), wanted[key], key)}")
     missing = next((i for i in range(hands) if i not in checks), None)
     if missing is not None:
-        raise CalibrateError(f"{path} holds no deep answer for hand {missing + 1}: ask for --hands {missing} at most"
-                             if missing else f"{path} holds no deep answer for hand 1")
+        raise RecordError(f"{path} holds no deep answer for hand {missing + 1}: ask for --hands {missing} at most"
+                          if missing else f"{path} holds no deep answer for hand 1")
     deep = held.get("deep") if isinstance(held.get("deep"), dict) else {}
     if not all(isinstance(deep.get(key), int) for key in ("worlds", "deals")):
-        raise CalibrateError(f"{path}: its settings line names no deep worlds and deals")
+        raise RecordError(f"{path}: its settings line names no deep worlds and deals")
     if deep.get("seed") != DEEP_SEED:
-        raise CalibrateError(f"{path}: its deep runs used seed {deep.get('seed')}, this version's are {DEEP_SEED}")
+        raise RecordError(f"{path}: its deep runs used seed {deep.get('seed')}, this version's are {DEEP_SEED}")
     return (deep["worlds"], deep["deals"], held.get("streams", "shared")), checks
-
-
-def _plain(data):
-    """``data`` as JSON reads it back (tuples as lists), to compare with what a record holds."""
-    return json.loads(json.dumps(data))
-
-
-@contextmanager
-def record_lock(path: Path | None) -> Iterator[None]:
-    """Hold the record (when there is one) for this run: a second run on the same file is refused
-    instead of writing its lines between this one's (an advisory lock, where the system has them)."""
-    if path is None:
-        yield
-        return
-    try:
-        import fcntl
-    except ImportError:                       # not a POSIX system: no lock
-        yield
-        return
-    try:
-        handle = path.open("a", encoding="utf-8")
-    except OSError as exc:
-        raise CalibrateError(f"{path}: cannot write it ({exc.strerror})") from None
-    with handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise CalibrateError(f"{path} is in use by another calibrate run") from None
-        yield
 
 
 def record_settings(rules: Rules, seed: int, default: Settings, deep: Settings, streams: str = STREAMS,
@@ -521,12 +489,12 @@ def record_settings(rules: Rules, seed: int, default: Settings, deep: Settings, 
     """What a record's hands depend on: its first line, which a resumed run must match (``streams``: its
     deep answers', "shared" where they come from an earlier record that had one seed for every hand;
     ``paired``: the paired measure's most deals, stated only where it is measured)."""
-    return {"calibrate": {"players": rules.players, "seed": seed, "variants": rules.variants(), "streams": streams,
-                          "tested": {"policy": default.policy, "worlds": default.worlds,
-                                     "precision": default.precision, "max_deals": default.max_deals,
-                                     "seed": default.seed, **_mixed_worlds(default)},
-                          "deep": {"worlds": deep.worlds, "deals": deep.deals, "seed": deep.seed},
-                          **({"paired": paired_settings(paired)} if paired else {})}}
+    return {KIND: {"players": rules.players, "seed": seed, "variants": rules.variants(), "streams": streams,
+                   "tested": {"policy": default.policy, "worlds": default.worlds,
+                              "precision": default.precision, "max_deals": default.max_deals,
+                              "seed": default.seed, **_mixed_worlds(default)},
+                   "deep": {"worlds": deep.worlds, "deals": deep.deals, "seed": deep.seed},
+                   **({"paired": paired_settings(paired)} if paired else {})}}
 
 
 def _mixed_worlds(settings: Settings) -> dict:
@@ -535,74 +503,14 @@ def _mixed_worlds(settings: Settings) -> dict:
     return {} if settings.mixed_worlds is None else {"mixed_worlds": list(settings.mixed_worlds)}
 
 
-def open_record(path: Path, settings: dict, resume: bool) -> dict[int, HandCheck]:
-    """The hands a record holds, by index (none for a new record, whose settings line is written).  A
-    last line cut short (a run stopped while writing it) is dropped from the file; anything else
-    amiss is refused, naming the file."""
-    if path.exists() and path.stat().st_size > 0:
-        if not resume:
-            raise CalibrateError(f"{path} already holds a record: go on with it with --resume, or name another "
-                                 "--record")
-        held, checks, whole = read_record(path)
-        if held != settings:
-            differs = _first_difference(held["calibrate"], settings["calibrate"])
-            raise CalibrateError(f"{path} was written with other settings ({differs}): use another --record")
-        if whole is not None:                     # stopped while writing its last line: drop it
-            with path.open("w", encoding="utf-8") as handle:
-                handle.write(whole)
-        return checks
-    try:
-        with path.open("w", encoding="utf-8") as handle:
-            handle.write(json.dumps(settings) + "\n")
-    except OSError as exc:
-        raise CalibrateError(f"{path}: cannot write it ({exc.strerror})") from None
-    return {}
-
-
 def read_record(path: Path) -> tuple[dict, dict[int, HandCheck], str | None]:
-    """A record's settings line, its checks by hand index, and, when its last line was cut short (a run
-    stopped while writing it), its text without that line (else None); a file that is not a record,
-    or a damaged line, is refused naming the file."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CalibrateError(f"{path}: cannot read it ({exc})") from None
-    whole, _, cut = text.rpartition("\n")
-    lines = whole.split("\n") if whole else []
-    try:
-        settings = json.loads(lines[0]) if lines else None
-    except ValueError:
-        settings = None
-    if not isinstance(settings, dict) or not isinstance(settings.get("calibrate"), dict):
-        raise CalibrateError(f"{path} is not a calibrate record (its first line is not one's settings): "
-                             "name another record")
-    run = settings["calibrate"]
+    """A calibrate record's settings line, its checks by hand index, and its text without a last line cut
+    short, if there is one (``analyzer.quality.run_record.read_record``)."""
+    return run_record.read_record(path, KIND, _hand_check)
+
+
+def _hand_check(run: dict, entry: dict) -> HandCheck:
+    """A hand's check from its record line; the seeds of a record written before each hand had its own are
+    the run's."""
     seeds = tuple((run.get(part) if isinstance(run.get(part), dict) else {}).get("seed") for part in ("tested", "deep"))
-    checks = {}
-    for number, line in enumerate(lines[1:], 2):
-        try:
-            entry = json.loads(line)
-            checks[entry["index"]] = HandCheck.from_dict(entry, seeds)
-        except (ValueError, KeyError, TypeError):
-            raise CalibrateError(f"{path}: line {number} is damaged; remove it to check that hand again") from None
-    return settings, checks, whole + "\n" if cut else None
-
-
-def _first_difference(held, wanted, where: str = "") -> str:
-    """The first setting where ``held`` and ``wanted`` differ, as "deep.worlds 16, here 64"."""
-    if isinstance(held, dict) and isinstance(wanted, dict):
-        for key in [*wanted, *(k for k in held if k not in wanted)]:
-            if held.get(key) != wanted.get(key):
-                return _first_difference(held.get(key), wanted.get(key), f"{where}.{key}" if where else key)
-    return f"{where or 'settings'} {held}, here {wanted}"
-
-
-def append_check(path: Path, index: int, check: HandCheck) -> None:
-    """Write hand ``index``'s check at the end of the record, to disk before the next hand starts."""
-    try:
-        with path.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps({"index": index, **check.as_dict()}) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-    except OSError as exc:
-        raise CalibrateError(f"{path}: cannot write it ({exc.strerror})") from None
+    return HandCheck.from_dict(entry, seeds)

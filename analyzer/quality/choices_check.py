@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -45,6 +46,7 @@ from analyzer.hand import Hand
 from analyzer.notation import format_cards
 from analyzer.quality.calibrate import DEEP_WORLDS, MAX_HANDS, NOISE_SES, TOLERANCE, bias_summary, hand_seed
 from analyzer.quality.paired import DEEP_POLICY, Bias
+from analyzer.quality.run_record import RecordError, append_check, open_record, record_lock
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings, threads
 from analyzer.sampling import sample_deals
@@ -59,6 +61,7 @@ DISCARDS = 5        # discard: the command's best candidates that deep search pl
 DRAWS = 20_000      # normal draws a hand for the chance that its correlated answers are all within
 MAX_PAIRED_DEALS = 100_000      # each alternative's plays are kept deal by deal until the hand's check ends
 TRUMPS = 22         # the trumps and the Excuse, which a poignée counts
+KIND = "calibrate-choices"      # a record's settings key (``analyzer.quality.run_record``)
 
 
 @dataclass(frozen=True)
@@ -148,13 +151,31 @@ class ChoiceCheck:
         return success * math.prod(normal_within(chelem_bias[0], math.hypot(a.answer.chelem[1], chelem_bias[1]),
                                                  TOLERANCE) for a in self.alternatives)
 
-    def as_dict(self) -> dict:
+    def as_dict(self, digits: int | None = 4) -> dict:
+        """The check's fields, the correlation rounded to ``digits`` (None: as it is, for a record)."""
+        correlation = self.correlation if digits is None else np.round(self.correlation, digits)
         return {"hand": str(self.hand), **({"chien": str(self.chien)} if self.chien else {}),
                 "recommendation_default": self.choice, "recommendation_deep": self.deep_choice,
                 "cost_in_deep_play": self.cost.mean, "cost_se": self.cost.se,
                 "recommendation_agrees": self.recommendation_agrees, "seconds": self.seconds,
                 "alternatives": [a.as_dict() for a in self.alternatives],
-                "error_correlation": np.round(self.correlation, 4).tolist()}
+                "error_correlation": correlation.tolist()}
+
+    @classmethod
+    def from_dict(cls, data: dict, contract: Contract, deals: int) -> "ChoiceCheck":
+        """The check ``as_dict`` wrote, its biases and deep scores measured on ``deals`` deals of ``contract``."""
+        def answer(a: dict) -> Answer:
+            probabilities = "p_default" in a
+            return Answer(a["choice"], a["score_default"], (a["p_default"], a["se_default"]) if probabilities else None,
+                          (a["p_chelem_default"], a["se_chelem_default"]) if probabilities else None)
+
+        alternatives = tuple(AlternativeCheck(answer(a), Bias(contract, a["success_bias"], a["success_bias_se"], deals),
+                                              Bias(contract, a["chelem_bias"], a["chelem_bias_se"], deals),
+                                              Mean(a["score_deep"], a["score_deep_se"], deals))
+                             for a in data["alternatives"])
+        return cls(Hand.parse(data["hand"]), Hand.parse(data["chien"]) if "chien" in data else None, alternatives,
+                   data["recommendation_deep"], Mean(data["cost_in_deep_play"], data["cost_se"], deals),
+                   dict(data["seconds"]), np.array(data["error_correlation"], dtype=float))
 
 
 @dataclass(frozen=True)
@@ -340,10 +361,14 @@ def _outcomes(hand: Hand, seat: int, rules: Rules, contract: Contract, policy: s
 
 def calibrate_choices(question: str, rules: Rules, hands: int, seed: int = 0, deals: int = DEALS,
                       deep_worlds: int = DEEP_WORLDS, jobs: int | None = None,
-                      progress: Callable[[int, int], None] | None = None, seat: int = 0) -> ChoicesCalibration:
+                      progress: Callable[[int, int], None] | None = None, seat: int = 0,
+                      record: str | Path | None = None, resume: bool = False) -> ChoicesCalibration:
     """``question``'s default answers on ``hands`` hands of ``seat`` (``hands_for``, dealt from ``seed``)
     against deep search with ``deep_worlds``, on ``deals`` paired deals a hand; ``progress(done, hands)``
-    after each.
+    after each.  With ``record``, each hand's check is written there as it ends, and ``resume`` takes
+    the hands a record of the same settings holds instead of checking them again
+    (``analyzer.quality.run_record``; the same ``hands`` too: a question's hands are drawn together, the
+    first of a run of 10 not those of a run of 20).
     Hand i's command runs seeded ``hand_seed(0, i)`` (the commands' default seed, mixed per hand), its
     paired plays ``hand_seed(SEED, i)``."""
     if question not in QUESTIONS:
@@ -355,13 +380,26 @@ def calibrate_choices(question: str, rules: Rules, hands: int, seed: int = 0, de
     tested = Settings(jobs=jobs)
     if question == "discard":
         tested = tested.with_(deals=DISCARD_DEALS)
-    checks = []
-    for i, (hand, chien) in enumerate(hands_for(question, rules, hands, seed, seat)):
-        checks.append(check_choices(question, hand, chien, rules, tested.with_(seed=hand_seed(tested.seed, i)), deals,
-                                    deep_worlds, hand_seed(SEED, i), seat))
-        if progress:
-            progress(i + 1, hands)
     contract = CONTRACTS[question]
+    path = Path(record) if record else None
+    settings = record_settings(question, rules, hands, seed, deals, deep_worlds, seat, tested)
+    checks = []
+    with record_lock(path, KIND):
+        held = open_record(path, settings, resume, lambda _, entry: ChoiceCheck.from_dict(entry, contract, deals)) \
+            if path else {}
+        for i, (hand, chien) in enumerate(hands_for(question, rules, hands, seed, seat)):
+            if i in held:
+                if (held[i].hand, held[i].chien) != (hand, chien):
+                    raise RecordError(f"{path}: hand {i + 1} is not the one seed {seed} deals ({held[i].hand}): the "
+                                      "record was written by another version; use another")
+                checks.append(held[i])
+            else:
+                checks.append(check_choices(question, hand, chien, rules, tested.with_(seed=hand_seed(tested.seed, i)),
+                                            deals, deep_worlds, hand_seed(SEED, i), seat))
+                if path:
+                    append_check(path, i, checks[-1].as_dict(digits=None))
+            if progress:
+                progress(i + 1, hands)
     if question == "discard":
         model = discard_model(tested, contract, rules.players)
     elif question == "chelem":          # the chelem search plays the contract
@@ -369,3 +407,12 @@ def calibrate_choices(question: str, rules: Rules, hands: int, seed: int = 0, de
     else:
         model = tested.play_model(rules.players)
     return ChoicesCalibration(question, rules, seed, deals, deep_worlds, model, checks, seat)
+
+
+def record_settings(question: str, rules: Rules, hands: int, seed: int, deals: int, deep_worlds: int, seat: int,
+                    tested: Settings) -> dict:
+    """What a calibrate-choices record's hands depend on: its first line, which a resumed run must match."""
+    return {KIND: {"question": question, "players": rules.players, "seat": seat + 1, "hands": hands, "seed": seed,
+                   "variants": rules.variants(), "deals": deals, "deep_worlds": deep_worlds, "paired_seed": SEED,
+                   "tested": {"policy": tested.policy, "precision": tested.precision, "deals": tested.deals,
+                              "max_deals": tested.max_deals}}}
