@@ -40,15 +40,20 @@ time"):
   the same under perfect play in every world the seat can draw (the solver merges them the same
   way); the heuristic's rollouts, whose seats read the cards out, treat them almost alike (the same
   card in 98–99% of decisions, +0.7 ± 0.5 a deal in duplicate at 4 players);
-* racing (``PIMC`` only, before the solved endings; ``race_cut``): after 16 worlds and every 8 after,
-  a class of cards behind the leader by more than ``RACE_Z`` standard errors of the paired
-  difference, or tied with it in every world, stops being searched, and the decision ends when one
-  class is left; ``worlds`` is then the most a decision draws.  On the same worlds it plays the
-  same card in 95–96% of decisions (the search with other worlds agrees with itself in 68%), and it
-  lets ``PIMC`` search up to 128 worlds in the time 64 took: measured in duplicate against 64
-  worlds without racing (``PIMC_FIXED``, kept as the yardstick), +5.9 ± 2.2 a deal at 3 players,
-  +6.4 ± 2.5 at 4, +8.9 ± 2.4 at 5.  In the solved endings racing saved a third of a deal's time but
-  cost −0.7 ± 0.35 a deal at 4 players (a rare world can swing an ending: petit au bout, chelem).
+* racing (``PIMC``, before the solved endings, and ``PIMC_PRIOR``; ``race_cut``): after 16 worlds and
+  every 8 after (``PIMC``), after 4 and every 4 (``PIMC_PRIOR``'s few worlds), a class of
+  cards behind the leader by more than ``RACE_Z`` standard errors of the paired difference, or tied
+  with it in every world, stops being searched, and the decision ends when one class is left (a
+  decision whose cards all play alike draws no world); ``worlds`` is then the most a decision
+  draws.  On the same worlds ``PIMC`` plays the same card in 95–96% of decisions (the search with
+  other worlds agrees with itself in 68%), and racing lets it search up to 128 worlds in the time 64
+  took: measured in duplicate against 64 worlds without racing (``PIMC_FIXED``, kept as the
+  yardstick), +5.9 ± 2.2 a deal at 3 players, +6.4 ± 2.5 at 4, +8.9 ± 2.4 at 5.  In the solved
+  endings racing saved a third of a deal's time but cost −0.7 ± 0.35 a deal at 4 players (a rare
+  world can swing an ending: petit au bout, chelem).
+  Racing ``PIMC_PRIOR`` from 4 worlds made a 5-player deal of 8 worlds 13% cheaper, and left the
+  default answers where they were (the calibration's 100 hands, the same seeds: within 0.06 pp on
+  every contract on average; docs/performance.md, "Racing the mixed model's search").
 
 Where the worlds do not tell two classes apart (equal totals), the search plays the heuristic's card
 (``heuristic_at`` at the real position), and racing keeps the heuristic's class as leader among
@@ -114,6 +119,10 @@ SOLVE_TABLE_BITS = 12
 RACE_FIRST = 16
 RACE_STEP = 8
 RACE_Z = 2.5
+# ``PIMC_PRIOR``, which draws 4 to 12 worlds a decision, races from PRIOR_RACE_FIRST worlds on, every
+# PRIOR_RACE_STEP.  ``PIMC_CHELEM`` does not race (its chelem checks were measured without).
+PRIOR_RACE_FIRST = 4
+PRIOR_RACE_STEP = 4
 # ``PIMC`` keeps the heuristic's card unless the search's best beats it by more than PRIOR_Z standard
 # errors of their paired difference (with few worlds, a card ahead by chance replaced a good one).
 PRIOR_Z = 1.0
@@ -248,11 +257,12 @@ def is_search(policy):
 @njit(cache=True, inline="always")
 def search_features(policy):
     """(solves the ending, applies the petit sec constraint, weights worlds by the auction, weights
-    worlds by the cards played, races, keeps the heuristic's card unless beaten beyond noise)."""
+    worlds by the cards played, races, keeps the heuristic's card unless beaten beyond noise, and the
+    worlds racing starts from and steps by)."""
     if policy == PIMC or policy == PIMC_FIXED:
-        return True, True, False, False, policy == PIMC, True
-    return (policy == PIMC_SOLVER, policy == PIMC_CONSTRAINED, policy == PIMC_WEIGHTED, policy == PIMC_PLAYS, False,
-            policy == PIMC_PRIOR or policy == PIMC_CHELEM)
+        return True, True, False, False, policy == PIMC, True, RACE_FIRST, RACE_STEP
+    return (policy == PIMC_SOLVER, policy == PIMC_CONSTRAINED, policy == PIMC_WEIGHTED, policy == PIMC_PLAYS,
+            policy == PIMC_PRIOR, policy == PIMC_PRIOR or policy == PIMC_CHELEM, PRIOR_RACE_FIRST, PRIOR_RACE_STEP)
 
 
 @njit(cache=True, inline="always")
@@ -531,7 +541,7 @@ def pimc_card(hs, ht, st, worlds, rollouts, state):
 
 @njit(cache=True)
 def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain, weigh, start, past, race,
-                      prior):
+                      prior, race_first=RACE_FIRST, race_step=RACE_STEP):
     """The card PIMC plays for the seat to play; returns (card, RNG state).  From ``solve_tricks``
     tricks before the end (the trick in play counted; 0: never) each world is solved exactly
     (``kernels/endgame.py``, workspace ``w`` with its node limit) instead of rolled out, the seat's
@@ -543,9 +553,10 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
     drawn.  Equivalent cards share one rollout (``candidate_classes``); ``race`` (unweighted worlds
     only): a decision whose legal cards are all equivalent draws no world, and before the solved
     endings the classes ruled out by the worlds so far stop being searched (``race_cut``), the
-    decision ending when one is left.  Equal values go to the heuristic's card; ``prior`` (equal
-    weights only): the heuristic's card is played unless the best card beats it by more than
-    ``PRIOR_Z`` standard errors of their paired difference over the worlds searched."""
+    decision ending when one is left (after ``race_first`` worlds and every ``race_step``).  Equal
+    values go to the heuristic's card; ``prior`` (equal weights only): the heuristic's card is played unless
+    the best card beats it by more than ``PRIOR_Z`` standard errors of their paired difference over the
+    worlds searched."""
     players = st[PLAYERS]
     seat = (st[LEADER] + st[TRICK_LEN]) % players
     legal_s, legal_t = legal_words(hs[seat], ht[seat], st)
@@ -640,7 +651,7 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
                     values[v, j] += result[seat]
             for j in range(n_legal):
                 values[v, j] = values[v, rep[j]]        # an equivalent card scores as its class's
-        if race and n_alive > 1 and v + 1 >= RACE_FIRST and (v + 1) % RACE_STEP == 0 and v + 1 < n_eval:
+        if race and n_alive > 1 and v + 1 >= race_first and (v + 1) % race_step == 0 and v + 1 < n_eval:
             n_alive = race_cut(values, v + 1, alive, rep[preferred])
             if n_alive == 1:
                 evaluated = v + 1
@@ -697,11 +708,12 @@ def play_out_search(hs, ht, st, policies, worlds, rollouts, state, result, trace
     while st[TRICK] < n_tricks:
         seat = (st[LEADER] + st[TRICK_LEN]) % players
         if is_search(policies[seat]):
-            solves, constrain, weigh, weigh_plays, race, prior = search_features(policies[seat])
+            solves, constrain, weigh, weigh_plays, race, prior, race_first, race_step = search_features(policies[seat])
             solve_tricks = SOLVE_TRICKS[players] if solves else 0
             drawn = decision_worlds(st, seat, policies[seat], worlds)
             forced[0], state = pimc_card_solving(hs, ht, st, drawn, rollouts, state, solve_tricks, w, constrain,
-                                                 weigh, start, past[:k] if weigh_plays else past[:0], race, prior)
+                                                 weigh, start, past[:k] if weigh_plays else past[:0], race, prior,
+                                                 race_first, race_step)
             state, _ = advance(hs, ht, st, policies, state, forced, np.int64(1), result, card)
         else:
             state, _ = advance(hs, ht, st, policies, state, none, np.int64(1), result, card)

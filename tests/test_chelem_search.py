@@ -63,9 +63,10 @@ def play(taker: str, defence: str, worlds: int, deals: int = 40) -> np.ndarray:
     return results
 
 
-def test_only_the_takers_side_plays_otherwise():
+def test_the_chelem_search_plays_otherwise_than_the_mixed_search():
+    # Which seats draw the chelem's worlds is decision_worlds' test above; pimc-prior races, the chelem
+    # search does not (kernels/pimc.py), so their defences differ too.
     chelem = play(CHELEM_SEARCH, CHELEM_SEARCH, 2)
-    assert np.array_equal(chelem, play(CHELEM_SEARCH, MIXED_SEARCH, 2))       # the defence as pimc-prior's
     took = np.isin(chelem[:, K.R_CHELEM], (1, 2, 5))
     assert 0 < took.sum() < len(took)
     prior = play(MIXED_SEARCH, MIXED_SEARCH, 2)

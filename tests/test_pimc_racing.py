@@ -9,11 +9,13 @@ import pytest
 
 from analyzer import cards as C
 from analyzer.rules import Rules
+from analyzer.runs import MIXED_WORLDS
 from analyzer.simulate import state_from_game
 from kernels import playout as K
 from kernels.endgame import W_NODE_LIMIT, new_workspace
-from kernels.pimc import (NO_PAST, SOLVE_TRICKS, candidate_classes, draw_world, paired_difference, pimc_card_solving,
-                          race_cut, seat_sampler)
+from kernels.pimc import (NO_PAST, PIMC_CHELEM, PIMC_PRIOR, PRIOR_RACE_FIRST, PRIOR_RACE_STEP, RACE_FIRST, RACE_STEP,
+                          SOLVE_TRICKS, candidate_classes, draw_world, paired_difference, pimc_card_solving, race_cut,
+                          search_features, seat_sampler)
 from tests.test_endgame import brute_values, random_ending
 from tests.test_pimc import positions
 
@@ -219,3 +221,12 @@ def test_the_prior_only_moves_the_pick_to_the_heuristics_card(players):
         assert state == plain_state and card in (plain, mine)
         moved += int(card != plain)
     assert moved >= 3
+
+
+def test_the_mixed_models_search_races_from_its_few_worlds():
+    # pimc-prior (the default answers' search) races from PRIOR_RACE_FIRST worlds, pimc from RACE_FIRST; the
+    # chelem search, whose checks were measured without, does not race.
+    assert search_features(PIMC_PRIOR)[4:] == (True, True, PRIOR_RACE_FIRST, PRIOR_RACE_STEP)
+    assert search_features(K.PIMC)[4:] == (True, True, RACE_FIRST, RACE_STEP)
+    assert search_features(PIMC_CHELEM)[4:6] == (False, True)
+    assert PRIOR_RACE_FIRST < MIXED_WORLDS[5][0]        # an 8-world decision races after its fourth world
