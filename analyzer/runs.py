@@ -43,7 +43,8 @@ MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; 
 # misses, the heuristic for the others.  The search rolls out to the end (as close as the solver's
 # endings, a third cheaper at 3 and 4 players), keeps the heuristic's card unless another beats it
 # beyond noise (on the same deals, its gaps to the 16-world search fall from 1.5 to 0.6 pp a hand) and
-# races from 4 worlds (``kernels.pimc.PRIOR_RACE_FIRST``: 12-16% less time, the answers the same).
+# races from 4 worlds (``kernels.pimc.PRIOR_RACE_FIRST``: ``odds`` 12-16% faster at 4 and 5 players, the
+# answers the same).
 # MIXED_WORLDS gives its worlds per decision by player count, for Prise and Garde and for Garde sans and
 # Garde contre.  Against deep search (16 worlds, 300 deals a hand,
 # each hand's deals its own; data/calibration, docs/performance.md): the heuristic misses Garde sans

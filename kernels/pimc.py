@@ -52,7 +52,7 @@ time"):
   endings racing saved a third of a deal's time but cost −0.7 ± 0.35 a deal at 4 players (a rare
   world can swing an ending: petit au bout, chelem).
   Racing ``PIMC_PRIOR`` from 4 worlds made a 5-player deal of 8 worlds 13% cheaper, and left the
-  default answers where they were (the calibration's 100 hands, the same seeds: within 0.06 pp on
+  default answers where they were (the calibration's 100 hands, the same seeds: within 0.08 pp on
   every contract on average; docs/performance.md, "Racing the mixed model's search").
 
 Where the worlds do not tell two classes apart (equal totals), the search plays the heuristic's card
