@@ -9,8 +9,8 @@ from analyzer.quality.calibrate import DEEP_WORLDS, MAX_HANDS, NOISE_SES, TOLERA
 from analyzer.quality.choices_check import DEALS, DISCARDS, MAX_PAIRED_DEALS, QUESTIONS, calibrate_choices
 from analyzer.runs import MAX_WORLDS
 from cli.calibrate import echo_biases
-from cli.options import (check_resume, echo_json, format_option, jobs_option, quiet_option, record_option, resume_option,
-                         rules_from, seed_option, variant_option)
+from cli.options import (check_resume, echo_json, format_option, jobs_option, quiet_option, record_option,
+                         resume_option, rules_from, seed_option, variant_option)
 from cli.progress import Progress
 
 

@@ -67,9 +67,10 @@ heuristic's card as a prior").
 ``PIMC`` is the solver with the petit sec constraint, racing and the prior; ``PIMC_FIXED`` the same
 without racing; ``PIMC_SOLVER``, ``PIMC_CONSTRAINED``, ``PIMC_WEIGHTED``, ``PIMC_PLAYS`` and
 ``PIMC_PRIOR`` have one component each (solver, petit sec constraint, auction weights, weights from
-the cards played, the prior) over ``PIMC_UNIFORM``, to measure each one's contribution in duplicate.
-``PIMC_CHELEM`` is ``PIMC_PRIOR`` drawing more worlds for the taker's side until its chelem is lost
-(``decision_worlds``), where a chelem's announcement is the question.
+the cards played, the prior) over ``PIMC_UNIFORM``, to measure each one's contribution in duplicate
+(``PIMC_PRIOR``, the default answers' search, races too, from 4 worlds).  ``PIMC_CHELEM`` is
+``PIMC_PRIOR`` without racing, drawing more worlds for the taker's side until its chelem is lost
+(``decision_worlds``), where a chelem's announcement is the question or a chelem is in sight.
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ PIMC_WEIGHTED = 7      # PIMC_UNIFORM with worlds weighted by the auction
 PIMC_PLAYS = 8         # PIMC_UNIFORM with worlds resampled by how well they explain the cards played
 PIMC_FIXED = 9         # PIMC without racing: every class of cards searched in every world (a yardstick)
 PIMC_PRIOR = 10        # PIMC_UNIFORM keeping the heuristic's card unless beaten beyond noise (PRIOR_Z)
-PIMC_CHELEM = 11       # PIMC_PRIOR, the taker's side with CHELEM_WORLDS until its chelem is lost
+PIMC_CHELEM = 11       # PIMC_PRIOR without racing, the taker's side with CHELEM_WORLDS until its chelem is lost
 # The inference's settings: the bidders' error around the model, in points (as ``bid --auction-noise``),
 # the likelihood of a card other than the heuristic's choice (against 1 for that choice), the worlds
 # drawn per world kept when resampling by the cards played, the share of equal weights mixed in, and

@@ -1,5 +1,5 @@
-"""The chelem search (``pimc-chelem``): pimc-prior whose taker's side draws ``CHELEM_WORLDS`` worlds a decision
-while its chelem is alive; the mixed model plays it where a chelem's announcement is the question or a chelem
+"""The chelem search (``pimc-chelem``): pimc-prior without racing whose taker's side draws ``CHELEM_WORLDS`` worlds
+a decision while its chelem is alive; the mixed model plays it where a chelem's announcement is the question or a chelem
 is in sight."""
 
 import numpy as np
