@@ -64,7 +64,7 @@ MIXED = "mixed"
 MIXED_SEARCH = "pimc-prior"
 # Where a chelem's announcement is the question (``chelem``) or a chelem is in sight (the heuristic takes one,
 # ``analyzer.advice.odds.chelem_in_sight``), the mixed model's search of a contract is CHELEM_SEARCH:
-# MIXED_SEARCH without racing, the taker's side drawing ``kernels.pimc.CHELEM_WORLDS`` worlds a decision until
+# MIXED_SEARCH whose taker's side draws ``kernels.pimc.CHELEM_WORLDS`` worlds a decision, without racing, until
 # its chelem is lost (with MIXED_WORLDS' 4 the chelems fell 2.2 pp short of deep search's on hands that may take every
 # trick, 12 pp at worst; within 1.8 pp since; kernels/pimc.py).
 CHELEM_SEARCH = "pimc-chelem"

@@ -1,5 +1,5 @@
-"""The chelem search (``pimc-chelem``): pimc-prior without racing whose taker's side draws ``CHELEM_WORLDS`` worlds
-a decision while its chelem is alive; the mixed model plays it where a chelem's announcement is the question or a chelem
+"""The chelem search (``pimc-chelem``): pimc-prior whose taker's side draws ``CHELEM_WORLDS`` worlds a decision,
+without racing, while its chelem is alive; the mixed model plays it where a chelem's announcement is the question or a chelem
 is in sight."""
 
 import numpy as np
@@ -15,7 +15,7 @@ from analyzer.runs import CHELEM_SEARCH, MIXED_SEARCH, MIXED_WORLDS, POLICY_IDS,
 from analyzer.simulate import rules_flags
 from kernels import playout as K
 from kernels.batch import advice_batch
-from kernels.pimc import CHELEM_WORLDS, PIMC_CHELEM, PIMC_PRIOR, decision_worlds
+from kernels.pimc import CHELEM_WORLDS, PIMC_CHELEM, PIMC_PRIOR, chelem_alive, decision_worlds
 
 # A hand that takes every trick about half the time from seat 2 in Garde sans (the chelem check's hands: a
 # triple poignée's trumps and Kings).
@@ -33,21 +33,23 @@ def state(players: int = 4, trick: int = 0, won: int = 0, partner: int = -1, ann
     return st
 
 
-@pytest.mark.parametrize("st, seat, policy, worlds, drawn", [
-    (state(), TAKER, PIMC_CHELEM, 4, CHELEM_WORLDS),                 # the first trick
-    (state(), 0, PIMC_CHELEM, 4, 4),                                  # a defender
-    (state(trick=5, won=5), TAKER, PIMC_CHELEM, 4, CHELEM_WORLDS),   # every trick the taker's side's
-    (state(trick=5, won=4), TAKER, PIMC_CHELEM, 4, 4),               # one lost
-    (state(trick=5, won=4, announced=1), TAKER, PIMC_CHELEM, 4, 4),
-    (state(trick=5, won=4, announced=2), TAKER, PIMC_CHELEM, 4, CHELEM_WORLDS),   # a petit chelem: one may go
-    (state(trick=5, won=3, announced=2), TAKER, PIMC_CHELEM, 4, 4),
-    (state(), TAKER, PIMC_CHELEM, 4 * CHELEM_WORLDS, 4 * CHELEM_WORLDS),   # never fewer than asked
-    (state(), TAKER, PIMC_PRIOR, 4, 4),                               # another search
-    (state(players=5, trick=2, won=2, partner=3), 3, PIMC_CHELEM, 8, CHELEM_WORLDS),   # the partner
-    (state(players=5, trick=2, won=2, partner=3), 4, PIMC_CHELEM, 8, 8),
+@pytest.mark.parametrize("st, seat, policy, worlds, drawn, alive", [
+    (state(), TAKER, PIMC_CHELEM, 4, CHELEM_WORLDS, True),                 # the first trick
+    (state(), 0, PIMC_CHELEM, 4, 4, False),                                 # a defender
+    (state(trick=5, won=5), TAKER, PIMC_CHELEM, 4, CHELEM_WORLDS, True),   # every trick the taker's side's
+    (state(trick=5, won=4), TAKER, PIMC_CHELEM, 4, 4, False),              # one lost
+    (state(trick=5, won=4, announced=1), TAKER, PIMC_CHELEM, 4, 4, False),
+    (state(trick=5, won=4, announced=2), TAKER, PIMC_CHELEM, 4, CHELEM_WORLDS, True),   # a petit chelem: one may go
+    (state(trick=5, won=3, announced=2), TAKER, PIMC_CHELEM, 4, 4, False),
+    (state(), TAKER, PIMC_CHELEM, 4 * CHELEM_WORLDS, 4 * CHELEM_WORLDS, True),   # never fewer than asked
+    (state(), TAKER, PIMC_PRIOR, 4, 4, False),                              # another search
+    (state(players=5, trick=2, won=2, partner=3), 3, PIMC_CHELEM, 8, CHELEM_WORLDS, True),   # the partner
+    (state(players=5, trick=2, won=2, partner=3), 4, PIMC_CHELEM, 8, 8, False),
 ])
-def test_the_taker_side_draws_the_chelems_worlds_while_it_has_taken_every_trick(st, seat, policy, worlds, drawn):
+def test_the_taker_side_draws_the_chelems_worlds_while_it_has_taken_every_trick(st, seat, policy, worlds, drawn,
+                                                                                alive):
     assert decision_worlds(st, seat, policy, worlds) == drawn
+    assert chelem_alive(st, seat, policy) is alive        # where the decision does not race (``play_out_search``)
 
 
 def play(taker: str, defence: str, worlds: int, deals: int = 40) -> np.ndarray:
@@ -64,8 +66,8 @@ def play(taker: str, defence: str, worlds: int, deals: int = 40) -> np.ndarray:
 
 
 def test_the_chelem_search_plays_otherwise_than_the_mixed_search():
-    # Which seats draw the chelem's worlds is decision_worlds' test above; pimc-prior races, the chelem
-    # search does not (kernels/pimc.py), so their defences differ too.
+    # Which seats draw the chelem's worlds, without racing, is the test above; the worlds the taker's side
+    # draws move the random streams, so the defences' worlds differ too.
     chelem = play(CHELEM_SEARCH, CHELEM_SEARCH, 2)
     took = np.isin(chelem[:, K.R_CHELEM], (1, 2, 5))
     assert 0 < took.sum() < len(took)

@@ -225,8 +225,8 @@ def test_the_prior_only_moves_the_pick_to_the_heuristics_card(players):
 
 def test_the_mixed_models_search_races_from_its_few_worlds():
     # pimc-prior (the default answers' search) races from PRIOR_RACE_FIRST worlds, pimc from RACE_FIRST; the
-    # chelem search, whose checks were measured without, does not race.
+    # chelem search as pimc-prior but where its chelem is alive (tests/test_chelem_search.py).
     assert search_features(PIMC_PRIOR)[4:] == (True, True, PRIOR_RACE_FIRST, PRIOR_RACE_STEP)
     assert search_features(K.PIMC)[4:] == (True, True, RACE_FIRST, RACE_STEP)
-    assert search_features(PIMC_CHELEM)[4:6] == (False, True)
+    assert search_features(PIMC_CHELEM) == search_features(PIMC_PRIOR)
     assert PRIOR_RACE_FIRST < MIXED_WORLDS[5][0]        # an 8-world decision races after its fourth world
