@@ -1,6 +1,6 @@
 """The chelem search (``pimc-chelem``): pimc-prior whose taker's side draws ``CHELEM_WORLDS`` worlds a decision,
-without racing, while its chelem is alive; the mixed model plays it where a chelem's announcement is the question or a chelem
-is in sight."""
+without racing, while its chelem is alive; the mixed model plays it where a chelem's announcement is the question or
+a chelem is in sight."""
 
 import numpy as np
 import pytest
