@@ -2,6 +2,8 @@
 without racing, while its chelem is alive; the mixed model plays it where a chelem's announcement is the question or
 a chelem is in sight."""
 
+import random
+
 import numpy as np
 import pytest
 
@@ -9,13 +11,18 @@ import analyzer.advice.odds as odds_module
 from analyzer.advice.choices import announces_chelem, call_options, chelem_options, poignee_options, taker_choices
 from analyzer.advice.bid import bid_advice
 from analyzer.advice.odds import chelem_in_sight, contract_odds, fixed_hand
+from analyzer.game import Game, Phase
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import CHELEM_SEARCH, MIXED_SEARCH, MIXED_WORLDS, POLICY_IDS, Settings
-from analyzer.simulate import rules_flags
+from analyzer.simulate import rules_flags, state_from_game
 from kernels import playout as K
 from kernels.batch import advice_batch
-from kernels.pimc import CHELEM_WORLDS, PIMC_CHELEM, PIMC_PRIOR, chelem_alive, decision_worlds
+from kernels.endgame import W_NODE_LIMIT, new_workspace
+from kernels.pimc import (CHELEM_WORLDS, NO_PAST, PIMC_CHELEM, PIMC_PRIOR, SOLVE_NODE_LIMIT, SOLVE_TABLE_BITS,
+                          SOLVE_TRICKS, chelem_alive, decision_worlds, pimc_card_solving, play_out_search,
+                          search_features)
+from tests.randomplay import random_deal, step
 
 # A hand that takes every trick about half the time from seat 2 in Garde sans (the chelem check's hands: a
 # triple poignée's trumps and Kings).
@@ -121,3 +128,53 @@ def test_odds_and_bid_search_a_hand_with_a_chelem_in_sight_by_the_chelem_search(
                                          "decision) and for garde sans and garde contre (4); a chelem in sight, the "
                                          f"taker's side searches at least {CHELEM_WORLDS} worlds a decision until its "
                                          "chelem is lost")
+
+
+def first_trick(players: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A random deal's state when its first card is to be played (the auction and the aside done)."""
+    rng = random.Random(seed)
+    game = Game.new(random_deal(rng, players), Rules(players=players))
+    while game.phase is not Phase.PLAY:
+        if game.phase is Phase.DONE:
+            game = Game.new(random_deal(rng, players), Rules(players=players))
+        else:
+            step(game, rng)
+    return state_from_game(game)
+
+
+def replayed(hs, ht, st, policies, worlds, state, race_everywhere=False):
+    """``play_out_search``'s deal decision by decision from Python, every seat searching: each card
+    ``pimc_card_solving``'s with ``decision_worlds``' worlds, racing as ``search_features`` says but
+    where ``chelem_alive`` (or, ``race_everywhere``, there too); the cards and the RNG state at the end."""
+    players = int(st[K.PLAYERS])
+    w = new_workspace(np.int64(SOLVE_TABLE_BITS))
+    w[W_NODE_LIMIT] = SOLVE_NODE_LIMIT
+    start, result = st.copy(), np.zeros(K.RESULT_SIZE, dtype=np.int64)
+    forced, card, cards = np.empty(1, dtype=np.int64), np.empty(1, dtype=np.int16), []
+    while st[K.TRICK] < K.HAND_SIZE[players]:
+        seat = (st[K.LEADER] + st[K.TRICK_LEN]) % players
+        policy = policies[seat]
+        solves, constrain, weigh, _, race, prior, first, every = search_features(policy)
+        race = race and (race_everywhere or not chelem_alive(st, seat, policy))
+        forced[0], state = pimc_card_solving(hs, ht, st, decision_worlds(st, seat, policy, worlds), 1, state,
+                                             SOLVE_TRICKS[players] if solves else 0, w, constrain, weigh, start,
+                                             NO_PAST, race, prior, first, every)
+        state, _ = K.advance(hs, ht, st, policies, np.uint64(state), forced, np.int64(1), result, card)
+        state = np.uint64(state)            # a kernel's uint64 comes back a Python int
+        cards.append(int(card[0]))
+    return cards, state
+
+
+def test_the_chelem_search_races_but_where_its_chelem_is_alive():
+    # The kernel's deals, every seat on the chelem search, against the same deals played from Python by
+    # the rule; racing at the taker's side's decisions while its chelem is alive too plays otherwise.
+    differ = 0
+    for game in range(6):
+        hs, ht, st = first_trick(4, 40 + game)
+        policies = np.full(4, PIMC_CHELEM, dtype=np.int64)
+        trace, result = np.full(72, -1, dtype=np.int16), np.zeros(K.RESULT_SIZE, dtype=np.int64)
+        state = play_out_search(hs.copy(), ht.copy(), st.copy(), policies, np.int64(4), np.int64(1),
+                                np.uint64(game), result, trace)
+        assert replayed(hs.copy(), ht.copy(), st.copy(), policies, 4, np.uint64(game)) == (trace.tolist(), state)
+        differ += replayed(hs.copy(), ht.copy(), st.copy(), policies, 4, np.uint64(game), True)[1] != state
+    assert differ > 0
