@@ -66,7 +66,7 @@ MIXED_SEARCH = "pimc-prior"
 # ``analyzer.advice.odds.chelem_in_sight``), the mixed model's search of a contract is CHELEM_SEARCH:
 # MIXED_SEARCH whose taker's side draws ``kernels.pimc.CHELEM_WORLDS`` worlds a decision, without racing, until
 # its chelem is lost (with MIXED_WORLDS' 4 the chelems fell 2.2 pp short of deep search's on hands that may take every
-# trick, 12 pp at worst; within 1.8 pp since; kernels/pimc.py).
+# trick, 12 pp at worst; within 2.8 pp since; kernels/pimc.py).
 CHELEM_SEARCH = "pimc-chelem"
 MIXED_WORLDS: dict[int, tuple[int, int]] = {3: (4, 4), 4: (12, 4), 5: (8, 8)}
 MIXED_PRECISION = 2.5

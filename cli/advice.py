@@ -279,7 +279,7 @@ def chelem(hand, contract, players, seat, settings, variants, quiet,
     """The probability that HAND takes every trick, and the value of announcing the chelem.
 
     With --policy mixed (the default) the contract is searched as the mixed model searches it, but the
-    taker's side draws at least 16 worlds a decision until its chelem is lost: while it has taken
+    taker's side draws at least 12 worlds a decision until its chelem is lost: while it has taken
     every trick, or all but one after announcing a petit chelem (with fewer it lets chelems slip that
     strong play takes)."""
     rules, cards = _setup(hand, players, seat, variants)

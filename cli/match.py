@@ -40,7 +40,7 @@ def match(policy_a, policy_b, deals, players, seed, bidding, worlds, rollouts, j
     voids, every world finished by heuristic rollouts); pimc-fixed is pimc searching every card in
     every world (no early stop); pimc-solver, pimc-constrained and pimc-prior are pimc-uniform with
     one of pimc's three parts (pimc-prior stops early too, from 4 worlds; pimc-chelem is pimc-prior
-    whose taker's side draws at least 16 worlds a decision, without the early stop, until its chelem
+    whose taker's side draws at least 12 worlds a decision, without the early stop, until its chelem
     is lost), pimc-weighted with its worlds weighted by how well
     they explain the auction (measured: no gain, so pimc does not weigh), pimc-plays with its worlds
     drawn in proportion to how well they explain the cards played (measured: a gain against heuristic

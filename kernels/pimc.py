@@ -69,9 +69,9 @@ without racing; ``PIMC_SOLVER``, ``PIMC_CONSTRAINED``, ``PIMC_WEIGHTED``, ``PIMC
 ``PIMC_PRIOR`` have one component each (solver, petit sec constraint, auction weights, weights from
 the cards played, the prior) over ``PIMC_UNIFORM``, to measure each one's contribution in duplicate
 (``PIMC_PRIOR``, the default answers' search, races too, from 4 worlds).  ``PIMC_CHELEM`` is
-``PIMC_PRIOR`` drawing more worlds for the taker's side, without racing, until its chelem is lost
-(``chelem_alive``, ``decision_worlds``), where a chelem's announcement is the question or a chelem is
-in sight.
+``PIMC_PRIOR`` drawing at least ``CHELEM_WORLDS`` worlds for the taker's side, without racing, until
+its chelem is lost (``chelem_alive``, ``decision_worlds``), where a chelem's announcement is the
+question or a chelem is in sight.
 """
 
 from __future__ import annotations
@@ -138,9 +138,10 @@ PRIOR_Z = 1.0
 # worlds took every trick 2.2 pp less often than deep search (PIMC, 16 worlds) on the same deals, 12 pp
 # less at worst; with 8 worlds throughout 5 pp at worst; with 16 from the second trick on, still 6.7 pp
 # on a hand whose first trick matters; with 16 for every seat while the chelem is alive, within 0.7 pp
-# on every hand, and for the taker's side alone within 1.8 pp in two-thirds of the time
-# (docs/performance.md, "The taker's choices against deep search").
-CHELEM_WORLDS = 16
+# on every hand, and for the taker's side alone within 1.8 pp in two-thirds of the time; with 12 for the
+# taker's side, within 2.2 pp at 4 players and 2.8 at 5, a tenth faster again (docs/performance.md,
+# "The taker's choices against deep search", "A chelem in sight").
+CHELEM_WORLDS = 12
 
 KING_BITS = np.uint64(sum(1 << (s * 14 + 13) for s in range(4)))
 OUDLER_T = np.uint64(1 | 1 << 20 | 1 << 21)

@@ -19,7 +19,7 @@ from analyzer.quality.choices_check import (SEED, AlternativeCheck, Answer, Choi
                                             hands_for, trump_rich_hands)
 from analyzer.quality.paired import Bias
 from analyzer.rules import Contract, Rules
-from analyzer.runs import Settings
+from analyzer.runs import CHELEM_WORLDS, Settings
 from analyzer.sampling import sample_deals
 from analyzer.stats import Mean, normal_within
 from cli.main import main
@@ -205,7 +205,7 @@ def test_each_hand_s_command_runs_on_a_seed_of_its_own():
     hand = hands_for("chelem", rules, 2, 1)[1][0]
     alone = check_choices("chelem", hand, None, rules, Settings(jobs=1, seed=hand_seed(0, 1)), 4, 2, hand_seed(SEED, 1))
     assert [a.answer for a in alone.alternatives] == [a.answer for a in result.hands[1].alternatives]
-    assert result.play_model.startswith("pimc-chelem, 4 worlds per decision (16 for the taker's side")
+    assert result.play_model.startswith(f"pimc-chelem, 4 worlds per decision ({CHELEM_WORLDS} for the taker's side")
 
 
 def test_a_record_lets_a_run_stop_and_go_on(tmp_path):

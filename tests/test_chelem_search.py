@@ -6,6 +6,7 @@ import random
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 import analyzer.advice.odds as odds_module
 from analyzer.advice.choices import announces_chelem, call_options, chelem_options, poignee_options, taker_choices
@@ -16,6 +17,7 @@ from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import CHELEM_SEARCH, MIXED_SEARCH, MIXED_WORLDS, POLICY_IDS, Settings
 from analyzer.simulate import rules_flags, state_from_game
+from cli.main import main
 from kernels import playout as K
 from kernels.batch import advice_batch
 from kernels.endgame import W_NODE_LIMIT, new_workspace
@@ -129,6 +131,12 @@ def test_odds_and_bid_search_a_hand_with_a_chelem_in_sight_by_the_chelem_search(
                                          f"taker's side searches at least {CHELEM_WORLDS} worlds a decision until its "
                                          "chelem is lost")
 
+
+
+@pytest.mark.parametrize("command", ["chelem", "match"])
+def test_the_help_names_the_chelem_searchs_worlds(command):
+    text = " ".join(CliRunner().invoke(main, [command, "-h"]).output.split())
+    assert f"draws at least {CHELEM_WORLDS} worlds a decision" in text
 
 def first_trick(players: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A random deal's state when its first card is to be played (the auction and the aside done)."""

@@ -11,7 +11,7 @@ from analyzer.advice.odds import contract_odds, fixed_hand, simulate_contract
 from analyzer.baselines import method_id
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
-from analyzer.runs import Settings
+from analyzer.runs import CHELEM_WORLDS, Settings
 from cli.main import main
 from kernels import playout as K
 from kernels.auction import weighted_deals_batch
@@ -150,7 +150,7 @@ def test_the_choice_commands_state_the_play_model_too(args):
     hand = str(WEAK) if args[0] == "discard" else "21 20 19 18 17 16 15 14 13 12 11 KS QS KH QH KD QD KC"
     command = [args[0], hand, *args[1:], "--deals", "20", "--seed", "3"]
     search = "pimc-prior, 12 worlds per decision"
-    chelem = "pimc-chelem, 12 worlds per decision (16 for the taker's side until its chelem is lost)"
+    chelem = f"pimc-chelem, 12 worlds per decision ({CHELEM_WORLDS} for the taker's side until its chelem is lost)"
     model = {"discard": f"heuristic, every candidate on 20 deals; its best 5 played again by {search} on 20 of them, "
                         "which rank them",
              "poignee": chelem, "chelem": chelem}[args[0]]
