@@ -132,11 +132,12 @@ def test_odds_and_bid_search_a_hand_with_a_chelem_in_sight_by_the_chelem_search(
                                          "chelem is lost")
 
 
-
 @pytest.mark.parametrize("command", ["chelem", "match"])
 def test_the_help_names_the_chelem_searchs_worlds(command):
-    text = " ".join(CliRunner().invoke(main, [command, "-h"]).output.split())
-    assert f"draws at least {CHELEM_WORLDS} worlds a decision" in text
+    result = CliRunner().invoke(main, [command, "-h"])
+    assert result.exit_code == 0, result.output
+    assert f"draws at least {CHELEM_WORLDS} worlds a decision" in " ".join(result.output.split())
+
 
 def first_trick(players: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A random deal's state when its first card is to be played (the auction and the aside done)."""
