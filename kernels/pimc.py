@@ -41,19 +41,22 @@ time"):
   way); the heuristic's rollouts, whose seats read the cards out, treat them almost alike (the same
   card in 98–99% of decisions, +0.7 ± 0.5 a deal in duplicate at 4 players);
 * racing (``PIMC``, before the solved endings, and ``PIMC_PRIOR``; ``race_cut``): after 16 worlds and
-  every 8 after (``PIMC``), after 4 and every 4 (``PIMC_PRIOR``'s few worlds), a class of
-  cards behind the leader by more than ``RACE_Z`` standard errors of the paired difference, or tied
-  with it in every world, stops being searched, and the decision ends when one class is left (a
-  decision whose cards all play alike draws no world); ``worlds`` is then the most a decision
-  draws.  On the same worlds ``PIMC`` plays the same card in 95–96% of decisions (the search with
-  other worlds agrees with itself in 68%), and racing lets it search up to 128 worlds in the time 64
-  took: measured in duplicate against 64 worlds without racing (``PIMC_FIXED``, kept as the
-  yardstick), +5.9 ± 2.2 a deal at 3 players, +6.4 ± 2.5 at 4, +8.9 ± 2.4 at 5.  In the solved
-  endings racing saved a third of a deal's time but cost −0.7 ± 0.35 a deal at 4 players (a rare
-  world can swing an ending: petit au bout, chelem).
-  Racing ``PIMC_PRIOR`` from 4 worlds made a 5-player deal of 8 worlds 13% cheaper, and left the
-  default answers where they were (the calibration's 100 hands, the same seeds: within 0.08 pp on
-  every contract on average; docs/performance.md, "Racing the mixed model's search").
+  every 8 after (``PIMC``), after 4 and every 4 (``PIMC_PRIOR``'s few worlds), a class of cards behind
+  the leader by more than ``RACE_Z`` standard errors of the paired difference, or (from
+  ``RACE_ALIKE_FIRST`` worlds) behind it by the same in every world or tied with it in every world,
+  stops being searched, and the decision ends when one class is left (a decision whose cards all play
+  alike draws no world); ``worlds`` is then the most a decision draws.  On the same worlds ``PIMC``
+  plays the same card in 95–96% of decisions (the search with other worlds agrees with itself in 68%),
+  and racing lets it search up to 128 worlds in the time 64 took: measured in duplicate against 64
+  worlds without racing (``PIMC_FIXED``, kept as the yardstick), +5.9 ± 2.2 a deal at 3 players, +6.4
+  ± 2.5 at 4, +8.9 ± 2.4 at 5.  In the solved endings racing saved a third of a deal's time but cost
+  −0.7 ± 0.35 a deal at 4 players (a rare world can swing an ending: petit au bout, chelem).
+  Racing ``PIMC_PRIOR`` from 4 worlds left the default answers where they were (the calibration's 100
+  hands, the same seeds: within 0.08 pp on every contract on average), but dropping after 4 worlds the
+  classes that played alike there cost play (where the raced card differed from the unraced search's,
+  0.57 points worse at 4 players' 12 worlds); waiting for ``RACE_ALIKE_FIRST`` worlds, a 4-player deal
+  of 12 worlds is 10% cheaper than unraced, a 5-player deal of 8 worlds 2% (docs/performance.md, "Racing
+  the mixed model's search").
 
 Where the worlds do not tell two classes apart (equal totals), the search plays the heuristic's card
 (``heuristic_at`` at the real position), and racing keeps the heuristic's class as leader among
@@ -116,11 +119,17 @@ SOLVE_TRICKS = np.array([0, 0, 0, 5, 4, 3], dtype=np.int64)
 SOLVE_NODE_LIMIT = 20000
 SOLVE_TABLE_BITS = 12
 # Racing (``race_cut``): from RACE_FIRST worlds on, every RACE_STEP worlds, the classes of cards that
-# are behind by more than RACE_Z standard errors (or tied everywhere) stop being searched, and the
-# decision stops once one class is left.
+# are behind by more than RACE_Z standard errors (or, from RACE_ALIKE_FIRST worlds, behind by the same or
+# tied in every world) stop being searched, and the decision stops once one class is left.
 RACE_FIRST = 16
 RACE_STEP = 8
 RACE_Z = 2.5
+# A class behind the leader by the same in every world so far, or tied with it in every one, is dropped from
+# RACE_ALIKE_FIRST worlds only: 4 worlds alike say little of the rare world where the cards part (a chelem, the
+# Petit, a King let through).  Dropping them after 4 worlds made the raced card differ from the unraced search's
+# on 4.4% of 4-player decisions and lose 0.57 points a decision there, 1.8 a deal (900 deals, 12 worlds, each
+# judged on 200 worlds); from 8, on 3.0%, 0.26 a decision, 0.55 a deal.
+RACE_ALIKE_FIRST = 8
 # ``PIMC_PRIOR``, which draws 4 to 12 worlds a decision, races from PRIOR_RACE_FIRST worlds on, every
 # PRIOR_RACE_STEP.  ``PIMC_CHELEM`` does too, but for the taker's side while its chelem is alive: racing cuts a
 # card tied with the leader in the first worlds, where a chelem is lost in one world of many.  Racing the rest (on
@@ -512,8 +521,8 @@ def race_cut(values, n, alive, preferred):
     """Successive elimination after ``n`` worlds: the leader is the class with the best mean value
     (among equals the class ``preferred``, else the first); a class is dropped when the leader beats
     it on average by more than ``RACE_Z`` standard errors of the paired difference world by world,
-    or ties it in every world so far.  ``alive`` marks the classes still searched; returns their
-    number."""
+    or, from ``RACE_ALIKE_FIRST`` worlds, by the same in every world so far or ties it in every one.
+    ``alive`` marks the classes still searched; returns their number."""
     m = values.shape[1]
     lead = -1
     lead_total = -np.inf
@@ -530,7 +539,7 @@ def race_cut(values, n, alive, preferred):
             continue
         if j != lead:
             mean, var = paired_difference(values, n, lead, j)
-            if beyond_noise(mean, var, n, RACE_Z) or (mean == 0.0 and var == 0.0):
+            if beyond_noise(mean, var, n, RACE_Z) if var > 0.0 else n >= RACE_ALIKE_FIRST:
                 alive[j] = False
                 continue
         left += 1

@@ -13,9 +13,9 @@ from analyzer.runs import MIXED_WORLDS
 from analyzer.simulate import state_from_game
 from kernels import playout as K
 from kernels.endgame import W_NODE_LIMIT, new_workspace
-from kernels.pimc import (NO_PAST, PIMC_CHELEM, PIMC_PRIOR, PRIOR_RACE_FIRST, PRIOR_RACE_STEP, RACE_FIRST, RACE_STEP,
-                          SOLVE_TRICKS, candidate_classes, draw_world, paired_difference, pimc_card_solving, race_cut,
-                          search_features, seat_sampler)
+from kernels.pimc import (NO_PAST, PIMC_CHELEM, PIMC_PRIOR, PRIOR_RACE_FIRST, PRIOR_RACE_STEP, RACE_ALIKE_FIRST, RACE_FIRST,
+                          RACE_STEP, SOLVE_TRICKS, candidate_classes, draw_world, paired_difference, pimc_card_solving,
+                          race_cut, search_features, seat_sampler)
 from tests.test_endgame import brute_values, random_ending
 from tests.test_pimc import positions
 
@@ -106,6 +106,23 @@ def test_race_drops_what_the_worlds_rule_out():
     values[:n, 2] = values[:n, 0] + 50
     left = race_cut(values, n, alive, 0)
     assert list(alive) == [False, False, True, False] and left == 1
+
+
+def test_race_drops_classes_alike_in_every_world_only_after_enough_worlds():
+    # Four worlds alike say little of the rare world where two cards part: a class behind the leader by
+    # the same in every world, or tied with it in every one, stays until RACE_ALIKE_FIRST worlds; one
+    # behind beyond noise goes at once.
+    rng = np.random.default_rng(4)
+    values = np.zeros((16, 4))
+    values[:, 0] = rng.normal(100, 40, 16)
+    values[:, 1] = values[:, 0] - 30 + rng.normal(0, 2, 16)
+    values[:, 2] = values[:, 0] - 5
+    values[:, 3] = values[:, 0]
+    alive = np.ones(4, dtype=np.bool_)
+    assert race_cut(values, PRIOR_RACE_FIRST, alive, 0) == 3
+    assert list(alive) == [True, False, True, True]
+    assert race_cut(values, RACE_ALIKE_FIRST, alive, 0) == 1
+    assert list(alive) == [True, False, False, False]
 
 
 def test_race_leads_with_the_preferred_class_among_equals():
