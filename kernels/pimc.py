@@ -128,7 +128,8 @@ RACE_Z = 2.5
 # RACE_ALIKE_FIRST worlds only: 4 worlds alike say little of the rare world where the cards part (a chelem, the
 # Petit, a King let through).  Dropping them after 4 worlds made the raced card differ from the unraced search's
 # on 4.4% of 4-player decisions and lose 0.57 points a decision there, 1.8 a deal (900 deals, 12 worlds, each
-# judged on 200 worlds); from 8, on 3.0%, 0.26 a decision, 0.55 a deal.
+# judged on 200 worlds); from 8, on 3.0%, 0.26 a decision, 0.55 a deal.  The tied classes were the loss: letting
+# only them wait did as much, letting only the others wait nothing.
 RACE_ALIKE_FIRST = 8
 # ``PIMC_PRIOR``, which draws 4 to 12 worlds a decision, races from PRIOR_RACE_FIRST worlds on, every
 # PRIOR_RACE_STEP.  ``PIMC_CHELEM`` does too, but for the taker's side while its chelem is alive: racing cuts a
