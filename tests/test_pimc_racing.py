@@ -13,9 +13,9 @@ from analyzer.runs import MIXED_WORLDS
 from analyzer.simulate import state_from_game
 from kernels import playout as K
 from kernels.endgame import W_NODE_LIMIT, new_workspace
-from kernels.pimc import (NO_PAST, PIMC_CHELEM, PIMC_PRIOR, PRIOR_RACE_FIRST, PRIOR_RACE_STEP, RACE_ALIKE_FIRST, RACE_FIRST,
-                          RACE_STEP, SOLVE_TRICKS, candidate_classes, draw_world, paired_difference, pimc_card_solving,
-                          race_cut, search_features, seat_sampler)
+from kernels.pimc import (NO_PAST, PIMC_CHELEM, PIMC_PRIOR, PRIOR_RACE_FIRST, PRIOR_RACE_STEP, RACE_ALIKE_FIRST,
+                          RACE_FIRST, RACE_STEP, SOLVE_TRICKS, candidate_classes, draw_world, paired_difference,
+                          pimc_card_solving, race_cut, search_features, seat_sampler)
 from tests.test_endgame import brute_values, random_ending
 from tests.test_pimc import positions
 
