@@ -133,10 +133,10 @@ RACE_Z = 2.5
 RACE_ALIKE_FIRST = 8
 # ``PIMC_PRIOR``, which draws 4 to 12 worlds a decision, races from PRIOR_RACE_FIRST worlds on, every
 # PRIOR_RACE_STEP.  ``PIMC_CHELEM`` does too, but for the taker's side while its chelem is alive: racing cuts a
-# card tied with the leader in the first worlds, where a chelem is lost in one world of many (measured while tied
-# classes went after the fourth world).  Racing the rest (on hands that may take every trick, 4 players, 600 deals
-# a hand) cut Prise's searched deals' time by a third, the chelems within 1.7 pp of deep search's as before
-# (docs/performance.md, "A chelem in sight").
+# card tied with the leader in the first worlds, where a chelem is lost in one world of many (tied classes waiting
+# for RACE_ALIKE_FIRST worlds, its chelems still fell further from deep search's).  Racing the rest (on hands that
+# may take every trick, 4 players, 600 deals a hand) cut Prise's searched deals' time by a third, the chelems
+# within 1.7 pp of deep search's as before (docs/performance.md, "A chelem in sight").
 PRIOR_RACE_FIRST = 4
 PRIOR_RACE_STEP = 4
 # ``PIMC`` keeps the heuristic's card unless the search's best beats it by more than PRIOR_Z standard
