@@ -24,6 +24,10 @@ from kernels.playout import HEURISTIC, PIMC, RANDOM
 PLAY_SEED_SALT = 0x5DEECE66D   # deals given to a playout kernel are played from streams other than their dealing's
 CHUNK = 2000            # deals per chunk with the fast policies
 PIMC_CHUNK = 100        # with determinized search
+# Past its first chunk, a run to a precision plays the deals that its widest interval says it still needs
+# (a half-width falls as one over the square root of the deals), rounded up to a CHUNK_STEPS-th of a
+# chunk, at most a chunk: whole chunks stopped a searched run half a chunk past its precision on average.
+CHUNK_STEPS = 5
 # Determinized search: the most worlds sampled per decision, and heuristic rollouts per world and card.
 # Measured in duplicate matches against the heuristic (4 players, 2,000 deals, every world searched):
 # 12 worlds +40.9, 32 +53.8, 64 +63.9, 128 +66.6 points per deal; a second rollout per world adds
@@ -79,8 +83,9 @@ MIXED_PASS_WORLDS: dict[int, int | None] = {3: 4, 4: None, 5: None}
 # A searched run of the mixed model plays its deals by the heuristic too and takes that play as a control
 # variate (``analyzer.stats.Moments.controlled``): its mean comes from a heuristic run of its own (another
 # seed, so the two are independent) to CONTROL_SHARE of the searched run's precision.  The two plays of a
-# deal agree often enough that the searched deals needed for a precision fall by a quarter to a third
-# (Prise's probability: variance left 0.75, 0.69, 0.69 at 3, 4, 5 players; docs/performance.md).
+# deal agree often enough that the searched deals needed for a precision fall by about a third (Prise's
+# probability on the heuristic's made, score and margin, ``analyzer.advice.odds.CONTROLS``: variance left
+# 0.66, 0.63, 0.64 at 3, 4, 5 players; docs/performance.md).
 CONTROL_SHARE = 0.5
 CONTROL_SALT = 0x2545F4914F6CDD1D
 
@@ -240,6 +245,17 @@ def threads(jobs: int | None) -> Iterator[None]:
         numba.set_num_threads(previous)
 
 
+def next_chunk(chunk: int, n: int, width: float, precision: float) -> int:
+    """The deals a run to ``precision`` plays next, ``n`` played and its widest half-width ``width``: those
+    that half-widths falling as one over the square root of the deals say it still needs, rounded up to a
+    ``CHUNK_STEPS``-th of ``chunk``, at most ``chunk`` (a whole one first, to tell the spread)."""
+    step = max(1, chunk // CHUNK_STEPS)
+    if not n or not math.isfinite(width):
+        return chunk
+    needed = n * ((width / precision) ** 2 - 1)
+    return min(chunk, step * max(1, math.ceil(needed / step)))
+
+
 def run_in_chunks(simulate: Callable[[int, int], np.ndarray], features: int, settings: "Settings",
                   widest: Callable[[Moments], float], about: str = "", warn: bool = True) -> Moments:
     """Call ``simulate(offset, n)`` (one row of ``features`` per deal) chunk after chunk and keep their
@@ -247,7 +263,8 @@ def run_in_chunks(simulate: Callable[[int, int], np.ndarray], features: int, set
     settings.precision`` or ``settings.max_deals``; stopping at ``max_deals`` first warns
     ``PrecisionNotReached`` (unless not to ``warn``: a control run, whose shortfall the figures it
     controls carry), naming what the run was ``about`` (e.g. the contracts it plays, where a command
-    runs several to precisions of their own)."""
+    runs several to precisions of their own); past the first chunk, chunks of the deals still needed
+    (``next_chunk``)."""
     chunk = PIMC_CHUNK if settings.searches else CHUNK
     deals = settings.deals
     target = deals if deals is not None else settings.max_deals
@@ -255,7 +272,8 @@ def run_in_chunks(simulate: Callable[[int, int], np.ndarray], features: int, set
     width = float("inf")
     with threads(settings.jobs):
         while moments.n < target:
-            moments.add(simulate(moments.n, min(chunk, target - moments.n)))
+            n = chunk if deals is not None else next_chunk(chunk, moments.n, width, settings.precision)
+            moments.add(simulate(moments.n, min(n, target - moments.n)))
             if settings.progress:
                 settings.progress(moments.n, deals)
             if deals is None:

@@ -71,6 +71,29 @@ class Mean:
         return self.mean - Z95 * self.se, self.mean + Z95 * self.se
 
 
+@dataclass(frozen=True)
+class ControlMeans:
+    """The means of control variates measured by a run independent of the one they control
+    (``Moments.control_means``), with the covariance matrix of those means."""
+    mean: np.ndarray
+    covariance: np.ndarray
+
+
+def regression(cvv: np.ndarray, cuv: np.ndarray) -> tuple[np.ndarray, int]:
+    """The coefficients of the least-squares regression of a variable on others, from their covariances
+    (``cvv`` among the others, ``cuv`` with the variable), and the count of the others that tell something
+    (the rank): a variable that does not vary gets 0; collinear ones share (the least-norm solution)."""
+    beta = np.zeros(cuv.size)
+    scale = np.sqrt(np.clip(np.diag(cvv), 0.0, None))
+    live = scale > 1e-12 * max(1.0, scale.max(initial=0.0))
+    if not live.any():
+        return beta, 0
+    s = scale[live]
+    solution, _, rank, _ = np.linalg.lstsq(cvv[np.ix_(live, live)] / np.outer(s, s), cuv[live] / s, rcond=1e-9)
+    beta[live] = solution / s
+    return beta, int(rank)
+
+
 def normal_within(mean: float, sd: float, bound: float) -> float:
     """The chance that a normal variable of ``mean`` and standard deviation ``sd`` lies within ±``bound``
     (with ``sd`` 0, whether ``mean`` does)."""
@@ -156,55 +179,93 @@ class Moments:
         r = sum(c * self.mean(i) for i, c in numerator.items()) / mu_w if mu_w else float("nan")
         if self.n < 2 or not mu_w:
             return Mean(r, float("nan"), self.n)
-        v = dict(numerator)
-        v[weight] = v.get(weight, 0.0) - r
+        v = self._linearized(numerator, r, weight)
         var = self._combined(v, v)
         return Mean(r, math.sqrt(max(var, 0.0) / self.n) / abs(mu_w), self.n)
 
-    def controlled(self, numerator: dict[int, float], control: dict[int, float], reference: Mean,
+    def control_means(self, controls: list[dict[int, float]], weight: int | None = None) -> ControlMeans:
+        """The means of the combinations ``controls`` ({feature: coefficient} each; with feature ``weight``
+        each deal's weight and the features times it, weighted means, as ``ratio``) and the covariance of
+        those means, for a run that takes them as control variates (``controlled``)."""
+        mu_w = self.mean(weight) if weight is not None else 1.0
+        means = np.array([sum(c * self.mean(i) for i, c in v.items()) / mu_w for v in controls])
+        if self.n < 2 or not mu_w:
+            return ControlMeans(means, np.full((len(controls), len(controls)), np.nan))
+        rows = self._vectors([self._linearized(v, m, weight) for v, m in zip(controls, means)])
+        return ControlMeans(means, rows @ self.covariance_matrix() @ rows.T / (self.n * mu_w * mu_w))
+
+    def controlled(self, numerator: dict[int, float], controls: list[dict[int, float]], reference: ControlMeans,
                    weight: int | None = None) -> Mean:
         """The mean of the combination ``numerator`` ({feature: coefficient}; with feature ``weight`` each
         deal's weight w and the features times w, the weighted mean sum(w y) / sum(w), as ``ratio``) with
-        the combination ``control`` of other features of the same deals as its control variate:
-        ``reference`` is the control's mean measured by a run independent of this one, and the estimate
-        is the numerator's mean less beta times (the control's mean here minus ``reference``), beta the
-        coefficient that minimizes the variance (the regression of the one on the other, these deals').
-        Its variance: the residual's over these deals plus beta^2 times the reference's.  Where the two
-        agree deal by deal (the heuristic's play of a deal and the search's), most of the noise goes:
-        1 - rho^2 of the numerator's variance is left, and the reference's, which a long cheap run
-        keeps small.  ``n`` is the number of deals here."""
+        the combinations ``controls`` of other features of the same deals as its control variates:
+        ``reference`` holds their means measured by a run independent of this one (``control_means``), and
+        the estimate is the numerator's mean less beta . (the controls' means here minus the reference's),
+        beta the coefficients that minimize the variance (the regression of the one on the others, these
+        deals').  Its variance: the residual's over these deals (on n - 1 - the controls' count degrees of
+        freedom) plus beta' (the reference's covariance) beta.  Where they agree deal by deal (the
+        heuristic's play of a deal and the search's), most of the noise goes: 1 - R^2 of the numerator's
+        variance is left, and the reference's, which a long cheap run keeps small.  A control that does
+        not vary on these deals plays no part.  ``n`` is the number of deals here."""
         mu_w = self.mean(weight) if weight is not None else 1.0
         if not self.n or not mu_w:
             return Mean(float("nan"), float("nan"), self.n)
         ry = sum(c * self.mean(i) for i, c in numerator.items()) / mu_w
-        rx = sum(c * self.mean(i) for i, c in control.items()) / mu_w
+        rx = np.array([sum(c * self.mean(i) for i, c in v.items()) / mu_w for v in controls])
         if self.n < 2:                    # one deal tells no coefficient: the plain estimate
             return Mean(ry, float("nan"), self.n)
-        u, v = dict(numerator), dict(control)
-        if weight is not None:            # the ratio estimator's linearization (delta method), as ``ratio``
-            u[weight] = u.get(weight, 0.0) - ry
-            v[weight] = v.get(weight, 0.0) - rx
-        cuu, cuv, cvv = self._combined(u, u), self._combined(u, v), self._combined(v, v)
-        beta = cuv / cvv if cvv > 0 else 0.0
-        residual = max(cuu - 2 * beta * cuv + beta * beta * cvv, 0.0) / (self.n * mu_w * mu_w)
-        spread = (beta * reference.se) ** 2 if beta else 0.0       # no control: the reference plays no part
-        return Mean(ry - beta * (rx - reference.mean), math.sqrt(residual + spread), self.n)
+        u = self._vectors([self._linearized(numerator, ry, weight)])[0]
+        v = self._vectors([self._linearized(c, x, weight) for c, x in zip(controls, rx)])
+        covariance = self.covariance_matrix()
+        cuu, cuv, cvv = u @ covariance @ u, v @ covariance @ u, v @ covariance @ v.T
+        beta, fitted = regression(cvv, cuv)
+        if self.n - 1 - fitted <= 0:      # too few deals to fit them: the plain estimate
+            beta, fitted = np.zeros_like(beta), 0
+        left = max(cuu - 2 * beta @ cuv + beta @ cvv @ beta, 0.0) * (self.n - 1) / (self.n - 1 - fitted)
+        spread = float(beta @ reference.covariance @ beta) if fitted else 0.0   # no control: no reference's part
+        return Mean(float(ry - beta @ (rx - reference.mean)), math.sqrt(left / (self.n * mu_w * mu_w) + spread),
+                    self.n)
 
-    def controlled_proportion(self, i: int, x: int, reference: Mean, weight: int | None = None) -> WeightedProportion:
+    def controlled_proportion(self, i: int, controls: list[dict[int, float]], reference: ControlMeans,
+                              weight: int | None = None) -> WeightedProportion:
         """Feature ``i``, a 0/1 indicator (times the weight in feature ``weight``, when there is one), with
-        feature ``x`` of the same deals as its control variate (``controlled``), as a proportion: its
-        effective number of deals is the count (Kish's, when weighted) that would give the plain
-        estimate this variance, on which its Wilson interval is computed."""
-        estimate = self.controlled({i: 1.0}, {x: 1.0}, reference, weight)
+        the combinations ``controls`` of features of the same deals as its control variates
+        (``controlled``), as a proportion: its effective number of deals is the count (Kish's, when
+        weighted) that would give the plain estimate this variance, on which its Wilson interval is
+        computed."""
+        estimate = self.controlled({i: 1.0}, controls, reference, weight)
         plain = self.summary(i) if weight is None else self.ratio({i: 1.0}, weight)
         count = self.n if weight is None else self.effective_n(weight)
         if estimate.se > 0 and plain.se > 0:
             count *= (plain.se / estimate.se) ** 2
         return WeightedProportion(min(1.0, max(0.0, estimate.mean)), estimate.se, count)
 
+    def covariance_matrix(self) -> np.ndarray:
+        """The sample covariances (ddof 1) of every pair of features."""
+        return (self._cross - np.outer(self._sum, self._sum) / self.n) / (self.n - 1)
+
+    def _vectors(self, combinations: list[dict[int, float]]) -> np.ndarray:
+        """Linear combinations of the features ({feature: coefficient}) as rows of coefficients."""
+        rows = np.zeros((len(combinations), self._sum.size))
+        for k, combination in enumerate(combinations):
+            for i, c in combination.items():
+                rows[k, i] += c
+        return rows
+
+    @staticmethod
+    def _linearized(combination: dict[int, float], mean: float, weight: int | None) -> dict[int, float]:
+        """A weighted mean's linearization (the delta method's, as ``ratio``): the combination less its
+        mean times the weight."""
+        if weight is None:
+            return combination
+        out = dict(combination)
+        out[weight] = out.get(weight, 0.0) - mean
+        return out
+
     def _combined(self, a: dict[int, float], b: dict[int, float]) -> float:
         """The covariance of two linear combinations of the features ({feature: coefficient})."""
-        return sum(x * y * self.covariance(i, j) for i, x in a.items() for j, y in b.items())
+        va, vb = self._vectors([a, b])
+        return float(va @ self.covariance_matrix() @ vb)
 
     def effective_n(self, weight: int) -> float:
         """Kish's effective number of deals of the weights in feature ``weight``: n mean(w)^2 / mean(w^2)

@@ -21,8 +21,8 @@ from kernels.batch import places_to_words
 from kernels.bidding import bid_probability, finish_auction
 from kernels.deals import deal_into, stream_state
 from kernels.pimc import play_deal
-from kernels.playout import (F_GOULASH, GARDE, PARTNER, RESULT_SIZE, R_MADE, STATE_SIZE, deal_to_play,
-                             exclude_petit_sec, score_again, set_auction)
+from kernels.playout import (F_GOULASH, GARDE, PARTNER, R_MADE, R_OUDLERS, R_TAKER_HP, RESULT_SIZE, STATE_SIZE,
+                             TARGET_HP, deal_to_play, exclude_petit_sec, score_again, set_auction)
 from kernels.worlds import splitmix64
 
 # Output columns per deal.
@@ -30,7 +30,9 @@ B_SCORE = 0            # the hand's score, in half-points (a Goulash's may end i
 B_WON = 1              # 1 if the hand's side won the deal (in a Goulash: scored more than 0), 0 if not, -1 thrown in
 B_TAKER = 2            # -1 thrown in
 B_CONTRACT = 3
-BID_SIZE = 4
+B_MARGIN = 4           # the half-points the hand's side took beyond those it needed (the defence's: the taker's
+                       # short of them, so below 0 where the taker made it); 0 thrown in or in a Goulash
+BID_SIZE = 5
 
 @njit(cache=True)
 def bids_likelihood(hs, ht, players, seat, earlier, method, noise):
@@ -81,14 +83,17 @@ def option_auction(hs, ht, players, seat, earlier, option, method, bids):
 
 @njit(cache=True, inline="always")
 def hand_row(result, seat, taker, partner, row):
-    """The hand's score and success (``B_SCORE``, ``B_WON``) of a played deal's ``result``."""
+    """The hand's score, success and margin (``B_SCORE``, ``B_WON``, ``B_MARGIN``) of a played deal's ``result``."""
     if taker < 0:                   # a Goulash: its scores are in half-points already
         row[B_SCORE] = result[seat]
         row[B_WON] = 1 if result[seat] > 0 else 0
+        row[B_MARGIN] = 0
         return
     row[B_SCORE] = 2 * result[seat]
     on_taker_side = seat == taker or seat == partner
     row[B_WON] = 1 if (result[R_MADE] == 1) == on_taker_side else 0
+    margin = result[R_TAKER_HP] - TARGET_HP[result[R_OUDLERS]]
+    row[B_MARGIN] = margin if on_taker_side else -margin
 
 
 @njit(cache=True, inline="always")
@@ -101,6 +106,7 @@ def play_option(hs, ht, players, seat, taker, contract, bids, method, policies, 
     if taker < 0 and flags[F_GOULASH] == 0:
         row[B_SCORE] = 0
         row[B_WON] = -1
+        row[B_MARGIN] = 0
         return
     deal_to_play(hs, ht, st, players, taker, contract, flags, declare)
     set_auction(st, bids, method)

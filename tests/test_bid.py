@@ -15,6 +15,10 @@ from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings
 from cli.main import main
+from analyzer.baselines import method_id
+from analyzer.simulate import rules_flags
+from kernels import auction as A
+from kernels import playout as K
 from kernels.auction import weighted_deals_batch
 from kernels.bidding import TAROTCLUB
 
@@ -40,6 +44,34 @@ def test_earlier_passes_lower_the_chance_that_an_earlier_seat_holds_the_21():
     weighted_deals_batch(fixed, unseen, slots, 4, 0, np.array([0]), TAROTCLUB, 8.0, True, np.uint64(1),
                          np.arange(n), out, weights)
     assert (weights == 1).all()
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_a_bid_row_s_margin_says_whether_the_hand_s_side_won(players):
+    """``B_MARGIN``, the half-points the hand's side took beyond those it needed (in defence the taker's
+    short of them): the hand's side won where it is 0 or more on the taker's side, above 0 in defence;
+    0 where everybody passed.  Over a pass (others take) and a Garde (the hand takes, unless outbid)."""
+    hand = Hand.parse(" ".join(str(STRONG).split()[:Rules(players=players).hand_size]), players)
+    fixed, unseen, slots = fixed_hand(hand, 1, players)
+    policies = np.full(players, K.HEURISTIC, dtype=np.int64)
+    sides = set()
+    for option in (0, int(Contract.GARDE)):
+        rows, weights = np.zeros((400, A.BID_SIZE), dtype=np.int64), np.empty(400)
+        A.bid_batch_no_search(fixed, unseen, slots, players, 1, np.array([0], dtype=np.int64), False, option,
+                              method_id("tarotclub"), 8.0, policies, 1, np.uint64(9), np.arange(400), True,
+                              rules_flags(Rules(players=players)), rows, weights, -1,
+                              np.empty((0, A.BID_SIZE), dtype=np.int64))
+        thrown = rows[:, A.B_WON] == -1
+        assert (rows[thrown, A.B_MARGIN] == 0).all()
+        played = rows[~thrown]
+        taking = played[:, A.B_TAKER] == 1
+        assert np.array_equal(played[taking, A.B_WON] == 1, played[taking, A.B_MARGIN] >= 0)
+        defending = played[~taking]
+        if players == 4:        # at 5 the hand may be the called partner, on the taker's side
+            assert np.array_equal(defending[:, A.B_WON] == 1, defending[:, A.B_MARGIN] > 0)
+        sides |= {bool(t) for t in taking}
+        assert (np.abs(played[:, A.B_MARGIN]) <= 182).all() and played[:, A.B_MARGIN].std() > 10
+    assert sides == {True, False}
 
 
 def test_strong_hand_bids_and_weak_hand_passes():

@@ -14,7 +14,7 @@ from analyzer.advice.odds import FEATURES, MADE, contract_features, contract_odd
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import MIXED_SEARCH, MIXED_WORLDS, Settings
-from analyzer.stats import Mean, Moments
+from analyzer.stats import ControlMeans, Mean, Moments
 
 RUNS = 600          # replications of a synthetic run
 AGREE = 0.8         # the share of deals where the search's outcome is the heuristic's
@@ -40,11 +40,11 @@ def expected(weighted: bool) -> float:
     return made / (0.4 * share[0] + 0.6 * share[1])
 
 
-def reference_mean(rng: np.random.Generator, n: int, weighted: bool) -> Mean:
+def reference_mean(rng: np.random.Generator, n: int, weighted: bool) -> ControlMeans:
     """The control's mean from an independent run of ``n`` deals."""
     m = Moments(3 if weighted else 2)
     m.add(synthetic(rng, n, weighted))
-    return m.ratio({1: 1.0}, 2) if weighted else m.summary(1)
+    return m.control_means([{1: 1.0}], 2 if weighted else None)
 
 
 @pytest.mark.parametrize("weighted", [False, True])
@@ -55,7 +55,7 @@ def test_the_controlled_estimate_keeps_its_expectation_and_its_standard_error_is
     for _ in range(RUNS):
         m = Moments(3 if weighted else 2)
         m.add(synthetic(rng, 300, weighted))
-        got = m.controlled({0: 1.0}, {1: 1.0}, reference_mean(rng, 3000, weighted), weight)
+        got = m.controlled({0: 1.0}, [{1: 1.0}], reference_mean(rng, 3000, weighted), weight)
         plain = m.ratio({0: 1.0}, 2) if weighted else m.summary(0)
         z.append((got.mean - truth) / got.se)
         narrower.append(got.se / plain.se)
@@ -74,8 +74,8 @@ def test_a_controlled_proportion_counts_the_deals_its_variance_is_worth():
     m = Moments(2)
     m.add(synthetic(rng, 500, False))
     reference = reference_mean(rng, 5000, False)
-    share = m.controlled_proportion(0, 1, reference)
-    got, plain = m.controlled({0: 1.0}, {1: 1.0}, reference), m.summary(0)
+    share = m.controlled_proportion(0, [{1: 1.0}], reference)
+    got, plain = m.controlled({0: 1.0}, [{1: 1.0}], reference), m.summary(0)
     assert share.p == got.mean and share.se == got.se
     assert share.n_eff == pytest.approx(500 * (plain.se / got.se) ** 2)
     assert share.half_width < m.proportion(0).half_width
@@ -87,13 +87,67 @@ def test_equal_weights_give_the_unweighted_estimate_and_no_agreement_gives_the_p
     plain, weighted = Moments(2), Moments(3)
     plain.add(rows)
     weighted.add(np.column_stack([rows, np.ones(len(rows))]))
-    reference = Mean(0.41, 0.004, 4000)
-    a, b = plain.controlled({0: 1.0}, {1: 1.0}, reference), weighted.controlled({0: 1.0}, {1: 1.0}, reference, 2)
+    reference = ControlMeans(np.array([0.41]), np.array([[0.004 ** 2]]))
+    a, b = plain.controlled({0: 1.0}, [{1: 1.0}], reference), weighted.controlled({0: 1.0}, [{1: 1.0}], reference, 2)
     assert a.mean == pytest.approx(b.mean) and a.se == pytest.approx(b.se)
     # a control that does not vary leaves the plain estimate, whatever the reference says
     flat = Moments(2)
     flat.add(np.column_stack([rows[:, 0], np.zeros(len(rows))]))
-    assert flat.controlled({0: 1.0}, {1: 1.0}, Mean(0.9, 0.01, 100)) == flat.summary(0)
+    assert flat.controlled({0: 1.0}, [{1: 1.0}], ControlMeans(np.array([0.9]), np.array([[1e-4]]))) == flat.summary(0)
+
+
+def margins(rng: np.random.Generator, n: int) -> np.ndarray:
+    """``n`` deals of (search made, heuristic made, heuristic margin): the heuristic's margin is normal
+    around 0; the search makes it where that margin plus its own normal error is at least 0 (so with
+    probability 1/2), more often the wider the heuristic's margin, which its made alone does not say."""
+    margin = rng.normal(0.0, 20.0, n)
+    return np.column_stack([margin + rng.normal(0.0, 10.0, n) >= 0, margin >= 0, margin]).astype(float)
+
+
+def test_several_controls_keep_the_expectation_get_the_error_right_and_narrow_it_further():
+    rng = np.random.default_rng(17)
+    z, ratio = [], []
+    for _ in range(RUNS):
+        m, r = Moments(3), Moments(3)
+        m.add(margins(rng, 300))
+        r.add(margins(rng, 3000))
+        both = m.controlled({0: 1.0}, [{1: 1.0}, {2: 1.0}], r.control_means([{1: 1.0}, {2: 1.0}]))
+        made = m.controlled({0: 1.0}, [{1: 1.0}], r.control_means([{1: 1.0}]))
+        z.append((both.mean - 0.5) / both.se)
+        ratio.append((both.se / made.se) ** 2)
+    z = np.array(z)
+    assert abs(z.mean()) < 4 / math.sqrt(RUNS)          # as the one control's test above
+    assert 0.85 < z.var() < 1.15
+    # made alone leaves about 0.50 of the search's variance, made and the margin together 0.44 (computed on
+    # a million deals): the variance falls by about an eighth more, as the heuristic's margin does in play
+    assert 0.8 < np.mean(ratio) < 0.95
+
+
+def test_several_controls_are_the_least_squares_regression_on_them():
+    rng = np.random.default_rng(23)
+    rows = margins(rng, 200)
+    m, r = Moments(3), Moments(3)
+    m.add(rows)
+    r.add(margins(rng, 1000))
+    reference = r.control_means([{1: 1.0}, {2: 1.0}])
+    got = m.controlled({0: 1.0}, [{1: 1.0}, {2: 1.0}], reference)
+    x = np.column_stack([np.ones(200), rows[:, 1:]])
+    beta, *_ = np.linalg.lstsq(x, rows[:, 0], rcond=None)
+    residual = rows[:, 0] - x @ beta
+    want = rows[:, 0].mean() - beta[1:] @ (rows[:, 1:].mean(axis=0) - reference.mean)
+    se = math.sqrt(residual @ residual / (200 - 3) / 200 + beta[1:] @ reference.covariance @ beta[1:])
+    assert got.mean == pytest.approx(want) and got.se == pytest.approx(se) and got.n == 200
+    # the reference: the control run's means, the covariance of those means
+    assert reference.mean == pytest.approx(np.array([r.mean(1), r.mean(2)]))
+    assert reference.covariance == pytest.approx(r.covariance_matrix()[1:, 1:] / 1000)
+    # a control twice (collinear) or one that does not vary tells nothing more
+    twice = m.controlled({0: 1.0}, [{1: 1.0}, {2: 1.0}, {2: 2.0}], r.control_means([{1: 1.0}, {2: 1.0}, {2: 2.0}]))
+    assert twice.mean == pytest.approx(got.mean) and twice.se == pytest.approx(got.se)
+    flat = Moments(4)
+    flat.add(np.column_stack([rows, np.full(200, 3.0)]))
+    still = flat.controlled({0: 1.0}, [{1: 1.0}, {2: 1.0}, {3: 1.0}],
+                            ControlMeans(np.append(reference.mean, 9.0), np.pad(reference.covariance, (0, 1))))
+    assert still.mean == pytest.approx(got.mean) and still.se == pytest.approx(got.se)
 
 
 HAND_5 = Hand.parse("21 18 13 7 2 JS 7S 1S 9H 5H 3H 10D QC JC 4C")      # 5 players: Garde sans and contre searched

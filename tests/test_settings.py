@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.errors import TarotError
-from analyzer.runs import MAX_DEALS, Settings, run_in_chunks
+from analyzer.runs import MAX_DEALS, Settings, next_chunk, run_in_chunks
 from analyzer.stats import Mean, Moments
 from cli.main import main
 
@@ -51,6 +51,28 @@ def test_run_in_chunks_keeps_moments_not_rows():
     moments = run_in_chunks(simulate, 1, Settings(deals=4500), lambda m: 1.0)
     assert calls == [(0, 2000), (2000, 2000), (4000, 500)]
     assert moments.n == 4500 and moments.mean(0) == pytest.approx(2249.5)
+
+
+def test_a_run_to_a_precision_plays_after_its_first_chunk_the_deals_it_still_needs():
+    """A width falling as one over the square root of the deals: 2,000 deals first, then what the width
+    says is missing, in steps of a fifth of a chunk, never more than a chunk; it stops at the first
+    count whose width is within the precision."""
+    calls = []
+
+    def simulate(offset, n):
+        calls.append((offset, n))
+        return np.zeros((n, 1))
+
+    def width(m: Moments) -> float:
+        return 0.5 / math.sqrt(m.n)                                  # within 0.01 from 2,500 deals
+
+    moments = run_in_chunks(simulate, 1, Settings(precision=0.01), width)
+    assert calls == [(0, 2000), (2000, 800)] and moments.n == 2800
+    calls.clear()
+    assert run_in_chunks(simulate, 1, Settings(precision=0.005), width).n == 10_000    # 2,000 at a time
+    assert [n for _, n in calls] == [2000] * 5
+    assert next_chunk(100, 900, 0.0262, 0.025) == 100 and next_chunk(100, 1000, 0.0251, 0.025) == 20
+    assert next_chunk(100, 0, float("inf"), 0.025) == 100 and next_chunk(100, 500, float("nan"), 0.025) == 100
 
 
 @pytest.mark.parametrize("changes,word", [

@@ -30,14 +30,14 @@ import numpy as np
 
 from analyzer.advice.auction import (BID_NOISE, AuctionWeights, ThinnedDeals, bid_token, check_bids, check_noise,
                                      earlier_ids)
-from analyzer.advice.odds import chelem_in_sight, fixed_hand, garde_beside
+from analyzer.advice.odds import CLOSE_POINTS, chelem_in_sight, control_features, fixed_hand, garde_beside
 from analyzer.baselines import method_id
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import POLICY_IDS, Settings, run_in_chunks
 from analyzer.simulate import rules_flags
-from analyzer.stats import Mean, Moments, WeightedProportion
+from analyzer.stats import ControlMeans, Mean, Moments, WeightedProportion
 from kernels import auction as K
 
 
@@ -100,10 +100,14 @@ class BidAdvice:
 
 
 # Per deal, the features kept (running moments): the deal's weight given the earlier bids, then per
-# option the hand's score and whether its side won, each times the weight.
+# option the hand's score, whether its side won, and the points its side took beyond those it needed, as
+# they are and capped (the controls of ``analyzer.advice.odds``), each times the weight.
 WEIGHT = 0
-SCORE, WON = range(2)
-PER_OPTION = 2
+SCORE, WON, MARGIN, CLOSE = range(4)
+PER_OPTION = 4
+# A searched option's figure takes the heuristic's play of the same deals as control variates: its same
+# figure and CONTROLS (``analyzer.advice.odds.CONTROLS``).
+CONTROLS = (SCORE, WON, MARGIN, CLOSE)
 # A searched run stops waiting for the precision of an option whose score is behind the best one's by
 # more than this many standard errors of their difference (on the same deals).
 BEHIND_Z = 4.0
@@ -181,6 +185,9 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
             for k, (i, source) in enumerate([(i, rows) for i in indices] + [(i, control_rows) for i in controls]):
                 features[:, column(k, SCORE)] = weights * source[i][:, K.B_SCORE] / 2      # half-points to points
                 features[:, column(k, WON)] = weights * (source[i][:, K.B_WON] == 1)
+                margin = source[i][:, K.B_MARGIN] / 2
+                features[:, column(k, MARGIN)] = weights * margin
+                features[:, column(k, CLOSE)] = weights * np.clip(margin, -CLOSE_POINTS, CLOSE_POINTS)
             features[:, WEIGHT] = weights            # the same deals, so the same weights, for every option
             total_weight[0] += weights.sum()
             if total_weight[0] <= 0:
@@ -271,19 +278,25 @@ class OptionRun:
         own = {column(self.indices.index(i), SCORE): c for i, c in combination.items()}
         if not self._controlled(combination):
             return self.moments.ratio(own, WEIGHT)
-        reference = self.reference.ratio({column(i, SCORE): c for i, c in combination.items()}, WEIGHT)
-        return self.moments.controlled(own, self._control(combination, SCORE), reference, WEIGHT)
+        return self.moments.controlled(own, *self._controls(combination, SCORE), WEIGHT)
 
     def success(self, i: int) -> WeightedProportion:
         """Option ``i``'s probability of success."""
         own = column(self.indices.index(i), WON)
         if not self._controlled({i: 1.0}):
             return self.moments.weighted_proportion(own, WEIGHT)
-        (x, _), = self._control({i: 1.0}, WON).items()
-        return self.moments.controlled_proportion(own, x, self.reference.ratio({column(i, WON): 1.0}, WEIGHT), WEIGHT)
+        return self.moments.controlled_proportion(own, *self._controls({i: 1.0}, WON), WEIGHT)
 
     def _controlled(self, combination: dict[int, float]) -> bool:
         return self.reference is not None and any(i in self.controls for i in combination)
+
+    def _controls(self, combination: dict[int, float], feature: int) -> tuple[list[dict[int, float]], ControlMeans]:
+        """The control variates of a combination of the options' ``feature``: the same combination of each
+        of their ``feature`` and CONTROLS by the heuristic (``_control``), and their means by the control run."""
+        features = control_features(feature, CONTROLS)
+        return ([self._control(combination, f) for f in features],
+                self.reference.control_means([{column(i, f): c for i, c in combination.items()} for f in features],
+                                             WEIGHT))
 
     def _control(self, combination: dict[int, float], feature: int) -> dict[int, float]:
         """The control of a combination: each controlled option's heuristic columns, the others' own (a

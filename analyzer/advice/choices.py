@@ -17,13 +17,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyzer import cards as C
-from analyzer.advice.odds import CHELEM_OUTCOMES, chelem_in_sight, simulate_contract
+from analyzer.advice.odds import (CHELEM, FEATURES, MADE, SCORE, chelem_in_sight, contract_features, control_features,
+                                  simulate_contract)
 from analyzer.errors import TarotError
 from analyzer.game import legal_calls
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings, run_in_chunks
-from analyzer.stats import Mean, Moments, Proportion, WeightedProportion
+from analyzer.stats import ControlMeans, Mean, Moments, Proportion, WeightedProportion
 from kernels import playout as K
 
 POIGNEE_NAMES = ("simple", "double", "triple")
@@ -68,11 +69,6 @@ class Comparison:
                 "alternatives": [a.as_dict() for a in self.alternatives]}
 
 
-# Per deal and alternative, the features kept (running moments): the taker's score, made, chelem.
-SCORE, MADE, CHELEM = range(3)
-FEATURES = 3
-
-
 def compare(question: str, hand: Hand, rules: Rules, contract: Contract, options: dict[str, np.ndarray],
             seat: int = 0, settings: Settings = Settings(max_deals=100_000)) -> Comparison:
     """Simulate each labelled set of taker's choices (``kernels.playout`` CH_* arrays) and rank them.  A
@@ -93,9 +89,7 @@ def compare(question: str, hand: Hand, rules: Rules, contract: Contract, options
         for i, label in enumerate(labels):
             d = simulate_contract(hand, seat, contract, rules, policy, n, run.seed, offset, worlds=run.worlds,
                                   choices=options[label], search_driver=settings.searches)
-            features[:, FEATURES * i + SCORE] = d[:, seat]
-            features[:, FEATURES * i + MADE] = d[:, K.R_MADE]
-            features[:, FEATURES * i + CHELEM] = np.isin(d[:, K.R_CHELEM], CHELEM_OUTCOMES)
+            features[:, FEATURES * i:FEATURES * (i + 1)] = contract_features(d, seat)
         return features
 
     def widest(estimates: Estimates) -> float:
@@ -138,16 +132,21 @@ class Estimates:
         own = {FEATURES * i + SCORE: c for i, c in combination.items()}
         if self.reference is None:
             return self.moments.linear(own)
-        control = {FEATURES * (self.k + i) + SCORE: c for i, c in combination.items()}
-        return self.moments.controlled(own, control, self.reference.linear(own))
+        return self.moments.controlled(own, *self._controls(combination, SCORE))
 
     def share(self, i: int, feature: int) -> Proportion | WeightedProportion:
         """Alternative ``i``'s probability of ``feature`` (MADE, CHELEM)."""
         column = FEATURES * i + feature
         if self.reference is None:
             return self.moments.proportion(column)
-        return self.moments.controlled_proportion(column, FEATURES * (self.k + i) + feature,
-                                                  self.reference.summary(column))
+        return self.moments.controlled_proportion(column, *self._controls({i: 1.0}, feature))
+
+    def _controls(self, combination: dict[int, float], feature: int) -> tuple[list[dict[int, float]], ControlMeans]:
+        """The control variates of a combination of the alternatives' ``feature``: the same combination of
+        each of the heuristic's ``control_features`` of the same deals, and their means by the control run."""
+        features = control_features(feature)
+        return ([{FEATURES * (self.k + i) + g: c for i, c in combination.items()} for g in features],
+                self.reference.control_means([{FEATURES * i + g: c for i, c in combination.items()} for g in features]))
 
 
 def compared_model(settings: Settings, hand: Hand, seat: int, rules: Rules, contract: Contract,
