@@ -202,11 +202,12 @@ class Moments:
         ``reference`` holds their means measured by a run independent of this one (``control_means``), and
         the estimate is the numerator's mean less beta . (the controls' means here minus the reference's),
         beta the coefficients that minimize the variance (the regression of the one on the others, these
-        deals').  Its variance: the residual's over these deals (on n - 1 - the controls' count degrees of
-        freedom) plus beta' (the reference's covariance) beta.  Where they agree deal by deal (the
-        heuristic's play of a deal and the search's), most of the noise goes: 1 - R^2 of the numerator's
-        variance is left, and the reference's, which a long cheap run keeps small.  A control that does
-        not vary on these deals plays no part.  ``n`` is the number of deals here."""
+        deals').  Its variance: the residual's over these deals (on n - 1 - k degrees of freedom, k the
+        controls that tell something: ``regression``'s rank) plus beta' (the reference's covariance) beta.
+        Where they agree deal by deal (the heuristic's play of a deal and the search's), most of the noise
+        goes: 1 - R^2 of the numerator's variance is left, and the reference's, which a long cheap run keeps
+        small.  A control that does not vary on these deals plays no part.  ``n`` is the number of deals
+        here."""
         mu_w = self.mean(weight) if weight is not None else 1.0
         if not self.n or not mu_w:
             return Mean(float("nan"), float("nan"), self.n)

@@ -30,8 +30,8 @@ B_SCORE = 0            # the hand's score, in half-points (a Goulash's may end i
 B_WON = 1              # 1 if the hand's side won the deal (in a Goulash: scored more than 0), 0 if not, -1 thrown in
 B_TAKER = 2            # -1 thrown in
 B_CONTRACT = 3
-B_MARGIN = 4           # the half-points the hand's side took beyond those it needed (the defence's: the taker's
-                       # short of them, so below 0 where the taker made it); 0 thrown in or in a Goulash
+B_MARGIN = 4           # the half-points the hand's side took beyond those it needed (the defence's: those the
+                       # taker's side fell short by, so 0 or below where the taker made it); 0 thrown in or a Goulash
 BID_SIZE = 5
 
 @njit(cache=True)
