@@ -188,7 +188,7 @@ class Moments:
         each deal's weight and the features times it, weighted means, as ``ratio``) and the covariance of
         those means, for a run that takes them as control variates (``controlled``)."""
         mu_w = self.mean(weight) if weight is not None else 1.0
-        means = np.array([sum(c * self.mean(i) for i, c in v.items()) / mu_w for v in controls])
+        means = self._means(controls) / mu_w
         if self.n < 2 or not mu_w:
             return ControlMeans(means, np.full((len(controls), len(controls)), np.nan))
         rows = self._vectors([self._linearized(v, m, weight) for v, m in zip(controls, means)])
@@ -211,8 +211,8 @@ class Moments:
         mu_w = self.mean(weight) if weight is not None else 1.0
         if not self.n or not mu_w:
             return Mean(float("nan"), float("nan"), self.n)
-        ry = sum(c * self.mean(i) for i, c in numerator.items()) / mu_w
-        rx = np.array([sum(c * self.mean(i) for i, c in v.items()) / mu_w for v in controls])
+        ry = float(self._means([numerator])[0]) / mu_w
+        rx = self._means(controls) / mu_w
         if self.n < 2:                    # one deal tells no coefficient: the plain estimate
             return Mean(ry, float("nan"), self.n)
         u = self._vectors([self._linearized(numerator, ry, weight)])[0]
@@ -244,6 +244,10 @@ class Moments:
     def covariance_matrix(self) -> np.ndarray:
         """The sample covariances (ddof 1) of every pair of features."""
         return (self._cross - np.outer(self._sum, self._sum) / self.n) / (self.n - 1)
+
+    def _means(self, combinations: list[dict[int, float]]) -> np.ndarray:
+        """The means of linear combinations of the features ({feature: coefficient})."""
+        return np.array([sum(c * self.mean(i) for i, c in v.items()) for v in combinations])
 
     def _vectors(self, combinations: list[dict[int, float]]) -> np.ndarray:
         """Linear combinations of the features ({feature: coefficient}) as rows of coefficients."""

@@ -30,7 +30,7 @@ import numpy as np
 
 from analyzer.advice.auction import (BID_NOISE, AuctionWeights, ThinnedDeals, bid_token, check_bids, check_noise,
                                      earlier_ids)
-from analyzer.advice.odds import CLOSE_POINTS, chelem_in_sight, control_features, fixed_hand, garde_beside
+from analyzer.advice.odds import capped, chelem_in_sight, control_features, fixed_hand, garde_beside
 from analyzer.baselines import method_id
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
@@ -187,7 +187,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
                 features[:, column(k, WON)] = weights * (source[i][:, K.B_WON] == 1)
                 margin = source[i][:, K.B_MARGIN] / 2
                 features[:, column(k, MARGIN)] = weights * margin
-                features[:, column(k, CLOSE)] = weights * np.clip(margin, -CLOSE_POINTS, CLOSE_POINTS)
+                features[:, column(k, CLOSE)] = weights * capped(margin)
             features[:, WEIGHT] = weights            # the same deals, so the same weights, for every option
             total_weight[0] += weights.sum()
             if total_weight[0] <= 0:

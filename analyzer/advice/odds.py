@@ -182,8 +182,13 @@ def contract_features(rows: np.ndarray, seat: int) -> np.ndarray:
     out[:, PAB_DEFENCE] = rows[:, K.R_PAB] == -1
     out[:, CHELEM] = np.isin(rows[:, K.R_CHELEM], CHELEM_OUTCOMES)
     out[:, MARGIN] = (rows[:, K.R_TAKER_HP] - np.asarray(TARGET_HALF_POINTS)[rows[:, K.R_OUDLERS]]) / 2
-    out[:, CLOSE] = np.clip(out[:, MARGIN], -CLOSE_POINTS, CLOSE_POINTS)
+    out[:, CLOSE] = capped(out[:, MARGIN])
     return out
+
+
+def capped(margin: np.ndarray) -> np.ndarray:
+    """Margins (points beyond those needed) capped at +-CLOSE_POINTS: the CLOSE control."""
+    return np.clip(margin, -CLOSE_POINTS, CLOSE_POINTS)
 
 
 def control_features(feature: int, controls: tuple[int, ...] = CONTROLS) -> tuple[int, ...]:
