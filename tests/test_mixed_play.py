@@ -19,6 +19,7 @@ from tests.errorline import assert_one_error_line
 HAND = Hand.parse("21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C")
 RULES = Rules(players=4)
 HAND_5 = Hand.parse("21 18 13 7 2 JS 7S 1S 9H 5H 3H 10D QC JC 4C")      # 5 players: every contract searched
+HAND_3 = Hand.parse("21 15 4 3 EX QS 9S 6S 4S 2S KH 10H 6H QD CD 10D KC CC JC 10C 9C 8C 4C 3C")   # and a pass
 
 
 def own_model(contract: Contract | None, players: int, **settings) -> Settings:
@@ -40,8 +41,10 @@ def test_the_mixed_model_plays_each_contract_as_its_table_says(players):
             assert run == own
     plain = Settings(policy="pimc", worlds=8)
     assert all(plain.for_contract(c, players) is plain for c in (None, *Contract))
-    words = {3: "for a pass and every contract", 5: "heuristic for a pass, pimc-prior (8 worlds per decision) for "
-                                                        "every contract",
+    taking, other = MIXED_WORLDS[3]
+    words = {3: f"({MIXED_PASS_WORLDS[3]} worlds per decision) for a pass, pimc-prior for prise and garde "
+                f"({taking} worlds per decision) and for garde sans and garde contre ({other})",
+             5: "heuristic for a pass, pimc-prior (8 worlds per decision) for every contract",
              4: f"for prise and garde ({MIXED_WORLDS[4][0]} worlds per decision) and for garde sans"}
     assert words[players] in mixed.play_model(players)
 
@@ -52,7 +55,7 @@ def test_the_heuristic_plays_no_contract_and_a_pass_at_four_and_five_players():
     which brought the search within the seconds; docs/performance.md)."""
     for players in (3, 4, 5):
         assert [own_model(c, players).searches for c in Contract] == [True] * 4
-    assert MIXED_WORLDS[4][0] > MIXED_WORLDS[4][1]          # more worlds for Prise and Garde at 4 players
+    assert MIXED_WORLDS[3][0] > MIXED_WORLDS[3][1] and MIXED_WORLDS[4][0] > MIXED_WORLDS[4][1]   # more for Prise
     assert [own_model(None, p).searches for p in (3, 4, 5)] == [True, False, False]     # a pass, at 3 only
 
 
@@ -60,30 +63,13 @@ def odds_by_contract(settings, hand=HAND, rules=RULES):
     return {o.contract: o.as_dict() for o in contract_odds(hand, rules, 0, settings).contracts}
 
 
-@pytest.mark.parametrize("hand,rules", [(HAND, RULES), (HAND_5, Rules(5))])
+@pytest.mark.parametrize("hand,rules", [(HAND, RULES), (HAND_5, Rules(5)), (HAND_3, Rules(3))])
 def test_mixed_odds_are_each_contracts_own_play_models_on_the_same_deals(hand, rules):
     mixed = contract_odds(hand, rules, 0, Settings(policy="mixed", deals=30, seed=2))
     for o in mixed.contracts:
         assert o.as_dict() == odds_by_contract(own_model(o.contract, rules.players, deals=30, seed=2),
                                                hand, rules)[o.contract]
     assert (mixed.deals, mixed.searched_deals) == (30, 30)
-
-
-def test_at_three_players_mixed_odds_and_bids_are_the_search_s():
-    """At 3 players the mixed model searches Prise and Garde and a pass too: every contract's odds and
-    every option's bid value are the search's own on the same deals."""
-    hand, rules = Hand.parse("21 15 4 3 EX QS 9S 6S 4S 2S KH 10H 6H QD CD 10D KC CC JC 10C 9C 8C 4C 3C"), Rules(3)
-    mixed = contract_odds(hand, rules, 0, Settings(policy="mixed", deals=20, seed=2))
-    search = contract_odds(hand, rules, 0, Settings(policy=MIXED_SEARCH, worlds=MIXED_WORLDS[3][0], deals=20, seed=2))
-    assert [o.as_dict() for o in mixed.contracts] == [o.as_dict() for o in search.contracts]
-    assert (mixed.deals, mixed.searched_deals) == (20, 20)
-
-    def advice(policy):
-        return bid_advice(hand, rules, 1, [None], Settings(policy=policy, worlds=MIXED_WORLDS[3][0], deals=16, seed=4))
-
-    mixed, search = advice("mixed"), advice(MIXED_SEARCH)
-    assert [(o.score, o.success) for o in mixed.options] == [(o.score, o.success) for o in search.options]
-    assert mixed.searched_deals == mixed.deals == 16
 
 
 def test_a_discard_s_candidates_are_screened_by_the_heuristic_under_the_mixed_model():
@@ -99,7 +85,7 @@ def test_a_discard_s_candidates_are_screened_by_the_heuristic_under_the_mixed_mo
                                                                              SEARCHED_DEALS, 3)
         assert search_stage(Settings(seed=3, deals=40), contract, 3).deals == 40
         assert search_stage(Settings(policy="heuristic"), contract, 3) is None
-    hand = Hand.parse("21 15 4 3 EX QS 9S 6S 4S 2S KH 10H 6H QD CD 10D KC CC JC 10C 9C 8C 4C 3C")
+    hand = HAND_3
     chien = Hand.parse("7 1H 2H 5D 6D 7C")
     mixed, fast = (best_discards(hand.mask, chien.mask, Contract.GARDE, Rules(3), 0,
                                  Settings(policy=policy, deals=40, seed=1), top=SEARCHED + 2)
@@ -141,9 +127,11 @@ def test_progress_counts_rise_across_the_groups():
     assert calls == sorted(calls) and calls[-1] == advice.control_deals + advice.deals + advice.searched_deals
 
 
-@pytest.mark.parametrize("hand,rules", [(HAND, RULES), (HAND_5, Rules(5))])
+@pytest.mark.parametrize("hand,rules", [(HAND, RULES), (HAND_5, Rules(5)), (HAND_3, Rules(3))])
 @pytest.mark.parametrize("seat,bids", [(0, []), (1, [None])])
 def test_mixed_bid_values_each_option_by_its_play_model(hand, rules, seat, bids):
+    """Each option valued by its own play model on the same deals: at 3 players a pass searched too, every
+    option's deals searched."""
     mixed = bid_advice(hand, rules, seat, bids, Settings(policy="mixed", deals=24, seed=4))
     for got in mixed.options:
         own = bid_advice(hand, rules, seat, bids, own_model(got.bid, rules.players, deals=24, seed=4))
