@@ -173,6 +173,9 @@ def test_mixed_worlds_set_the_search_of_each_contract_and_are_said():
     assert all(mixed.for_contract(c, 4).mixed_worlds is None for c in (None, *Contract))
     assert mixed.play_model(5) == ("heuristic for a pass, pimc-prior for prise and garde (8 worlds per decision) "
                                    "and for garde sans and garde contre (2)")
+    passing = MIXED_PASS_WORLDS[3]
+    alike = Settings(mixed_worlds=(passing, passing))           # at 3 players the pass's worlds for every contract
+    assert alike.play_model(3) == f"pimc-prior ({passing} worlds per decision) for a pass and every contract"
     with pytest.raises(TarotError, match="the policy is heuristic"):
         Settings(policy="heuristic", mixed_worlds=(8, 8))
     with pytest.raises(TarotError, match="between 1 and"):
