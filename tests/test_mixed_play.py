@@ -3,17 +3,20 @@ MIXED_WORLDS says for its player count, each answer the one its own play model g
 
 import json
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer.advice.bid import bid_advice
+from analyzer.advice.bid import BEHIND_Z, OptionRun, bid_advice
 from analyzer.advice.discard import SEARCHED, SEARCHED_DEALS, best_discards, discard_play, search_stage
 from analyzer.advice.odds import contract_odds
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
-from analyzer.runs import MIXED_PASS_WORLDS, MIXED_PRECISION, MIXED_SEARCH, MIXED_WORLDS, Settings
+from analyzer.runs import MIXED_PASS_WORLDS, MIXED_PRECISION, MIXED_SEARCH, MIXED_WORLDS, POLICY_IDS, Settings
+from analyzer.stats import Moments
 from cli.main import main
+from kernels import auction as auction_kernels
 from tests.errorline import assert_one_error_line
 
 HAND = Hand.parse("21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C")
@@ -144,15 +147,68 @@ def test_mixed_bid_values_each_option_by_its_play_model(hand, rules, seat, bids)
 
 @pytest.mark.parametrize("hand,rules", [(HAND, RULES), (HAND_5, Rules(5))])
 def test_mixed_bid_compares_a_searched_option_on_the_searched_deals(hand, rules):
+    """A searched option is valued on the searched deals, or on their first ones where, clearly behind the
+    best (``BEHIND_Z``) and within the precision, it stopped; compared with another on the deals both were
+    played on."""
     mixed = bid_advice(hand, rules, 0, [], Settings(policy="mixed", precision=0.05, seed=4))
     assert mixed.deals > mixed.searched_deals > 0
     best = mixed.recommendation
     searched = {o.bid: own_model(o.bid, rules.players).searches for o in mixed.options}
     for got in mixed.options:
-        assert got.score.n == (mixed.searched_deals if searched[got.bid] else mixed.deals)
+        if not searched[got.bid]:
+            assert got.score.n == mixed.deals
+        elif got.score.n < mixed.searched_deals:
+            assert got.vs_best.mean < -BEHIND_Z * got.vs_best.se
+            assert got.success.half_width <= 0.05 * MIXED_PRECISION
+        else:
+            assert got.score.n == mixed.searched_deals
         if got is not best:
             both_plain = not searched[got.bid] and not searched[best.bid]
-            assert got.vs_best.n == (mixed.deals if both_plain else mixed.searched_deals)
+            assert got.vs_best.n == (mixed.deals if both_plain else min(got.score.n, best.score.n))
+
+
+def test_a_stopped_option_is_measured_on_the_deals_it_was_played_on():
+    """An option stopped after the run's first deals is valued on those, and so is any difference that
+    takes it in: on the first deals of the earliest stopped option in it (rows of random figures, the
+    figures checked against moments of just those rows)."""
+    rows = np.random.default_rng(3).normal(size=(60, 1 + 4 * 3))
+    rows[:, 0] = np.random.default_rng(4).uniform(0.5, 1.5, size=60)         # the deals' weights
+
+    def moments(n: int) -> Moments:
+        m = Moments(rows.shape[1])
+        m.add(rows[:n])
+        return m
+
+    run = OptionRun([0, 1, 2], moments(60), stopped={1: moments(20), 2: moments(45)})
+    alone = {n: OptionRun([0, 1, 2], moments(n)) for n in (20, 45, 60)}
+    for combination, n in [({0: 1.0}, 60), ({1: 1.0}, 20), ({2: 1.0}, 45), ({0: 1.0, 2: -1.0}, 45),
+                           ({1: 1.0, 2: -1.0}, 20), ({0: 1.0, 1: -1.0}, 20)]:
+        assert run.score(combination) == alone[n].score(combination)
+    assert [run.success(i) for i in range(3)] == [alone[n].success(i) for i, n in enumerate((60, 20, 45))]
+
+
+def test_a_searched_option_clearly_behind_stops_being_played(monkeypatch):
+    """At 3 players every option is searched: an option BEHIND_Z standard errors behind the best, its
+    probability within the precision, is played no more (its searched deals are those it is valued on,
+    fewer than the run's), the others go on."""
+    played: dict[int, int] = {}
+    batch = auction_kernels.bid_batch
+
+    def counting(*args):
+        option, policies, twin = args[7], args[10], args[18]
+        if policies[0] != POLICY_IDS["heuristic"]:
+            for o in {option, twin} - {-1}:
+                played[o] = played.get(o, 0) + len(args[13])
+        return batch(*args)
+
+    monkeypatch.setattr(auction_kernels, "bid_batch", counting)
+    advice = bid_advice(HAND_3, Rules(3), 0, [], Settings(precision=0.03, seed=1))
+    ids = {o.bid: 0 if o.bid is None else int(o.bid) for o in advice.options}
+    stopped = [o for o in advice.options if o.score.n < advice.searched_deals]
+    assert Contract.PRISE in {o.bid for o in stopped} and advice.recommendation.bid == Contract.GARDE  # not twins now
+    assert all(o.success.half_width <= 0.03 * MIXED_PRECISION for o in stopped)
+    for o in advice.options:
+        assert played[ids[o.bid]] == o.score.n
 
 
 def test_the_mixed_model_is_the_default_on_the_command_line():
