@@ -7,16 +7,20 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer.advice.bid import BEHIND_Z, OptionRun, bid_advice
+from analyzer import cards as C
+from analyzer.advice import choices
+from analyzer.advice.bid import OptionRun, bid_advice
 from analyzer.advice.discard import SEARCHED, SEARCHED_DEALS, best_discards, discard_play, search_stage
 from analyzer.advice.odds import contract_odds
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
-from analyzer.runs import MIXED_PASS_WORLDS, MIXED_PRECISION, MIXED_SEARCH, MIXED_WORLDS, POLICY_IDS, Settings
+from analyzer.runs import (BEHIND_Z, MIXED_PASS_WORLDS, MIXED_PRECISION, MIXED_SEARCH, MIXED_WORLDS, POLICY_IDS,
+                           Settings, Stopped)
 from analyzer.stats import Moments
 from cli.main import main
 from kernels import auction as auction_kernels
+from kernels import playout as playout_kernels
 from tests.errorline import assert_one_error_line
 
 HAND = Hand.parse("21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C")
@@ -179,7 +183,10 @@ def test_a_stopped_option_is_measured_on_the_deals_it_was_played_on():
         m.add(rows[:n])
         return m
 
-    run = OptionRun([0, 1, 2], moments(60), stopped={1: moments(20), 2: moments(45)})
+    stopped = Stopped()
+    stopped.stop(1, moments(20))
+    stopped.stop(2, moments(45))
+    run = OptionRun([0, 1, 2], moments(60), stopped=stopped)
     alone = {n: OptionRun([0, 1, 2], moments(n)) for n in (20, 45, 60)}
     for combination, n in [({0: 1.0}, 60), ({1: 1.0}, 20), ({2: 1.0}, 45), ({0: 1.0, 2: -1.0}, 45),
                            ({1: 1.0, 2: -1.0}, 20), ({0: 1.0, 1: -1.0}, 20)]:
@@ -209,6 +216,30 @@ def test_a_searched_option_clearly_behind_stops_being_played(monkeypatch):
     assert all(o.success.half_width <= 0.03 * MIXED_PRECISION for o in stopped)
     for o in advice.options:
         assert played[ids[o.bid]] == o.score.n
+
+
+def test_a_king_clearly_behind_stops_being_played_once_within_the_precision(monkeypatch):
+    """The taker's alternatives too (``compare``): calling a King the hand holds (playing alone) is
+    hopeless here; those stop once their probabilities are within the precision, the other two go on."""
+    hand = Hand.parse("20 KS JS 9H 7H 4H KD 6D 5D 3D 1D QC 6C 5C 4C", players=5)
+    searched: dict[str, int] = {}
+    simulate = choices.simulate_contract
+
+    def counting(*args, **kwargs):
+        if args[4] != "heuristic":
+            label = C.TOKENS[kwargs["choices"][playout_kernels.CH_CALLED]]
+            searched[label] = searched.get(label, 0) + args[5]
+        return simulate(*args, **kwargs)
+
+    monkeypatch.setattr(choices, "simulate_contract", counting)
+    result = choices.compare("call", hand, Rules(5), Contract.GARDE, choices.call_options(hand), 0,
+                             Settings(precision=0.02, seed=0))
+    n = {a.label: a.score.n for a in result.alternatives}
+    assert searched == n and {label for label in n if n[label] < result.deals} == {"KS", "KD"}
+    for a in result.alternatives:
+        assert max(a.success.half_width, a.chelem.half_width) <= 0.02 * MIXED_PRECISION
+        if a.score.n < result.deals:
+            assert a.vs_best.mean < -BEHIND_Z * a.vs_best.se
 
 
 def test_the_mixed_model_is_the_default_on_the_command_line():

@@ -19,14 +19,13 @@ its own play model, and compared with a searched option on the searched deals, w
 weights when the deals are weighted (``analyzer.advice.auction.ThinnedDeals``).  A searched option's
 deals are played by the heuristic too, as its control variate, whose means a control run measures first
 (every option by the heuristic, on deals of its own: ``OptionRun``).  A searched run stops waiting for
-an option clearly behind the best (``BEHIND_Z``), whose wider interval is reported as it is, and stops
-playing it once its probability is within the precision asked: its figures are those of the deals
-played until then.
+an option clearly behind the best (``analyzer.runs.BEHIND_Z``), whose wider interval is reported as it
+is, and stops playing it once its probability is within the precision asked: its figures are those of
+the deals played until then (``analyzer.runs.Stopped``).
 """
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -38,7 +37,7 @@ from analyzer.baselines import method_id
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
-from analyzer.runs import POLICY_IDS, Settings, run_in_chunks
+from analyzer.runs import POLICY_IDS, Settings, Stopped, clearly_behind, run_in_chunks
 from analyzer.simulate import rules_flags
 from analyzer.stats import ControlMeans, Mean, Moments, WeightedProportion
 from kernels import auction as K
@@ -111,10 +110,6 @@ PER_OPTION = 4
 # A searched option's figure takes the heuristic's play of the same deals as control variates: its same
 # figure and CONTROLS (``analyzer.advice.odds.CONTROLS``).
 CONTROLS = (SCORE, WON, MARGIN, CLOSE)
-# A searched run stops waiting for the precision of an option whose score is behind the best one's by
-# more than this many standard errors of their difference (on the same deals), and playing it once its
-# probability is within the precision.
-BEHIND_Z = 4.0
 
 
 def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | None] = (),
@@ -161,7 +156,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
             if weighted and run_settings.searches else None
         controls = [i for i in indices if played[i].controlled] if reference is not None else []
         ids = {i: heuristic_ids if heuristic else policies[i] for i in indices}
-        stopped: dict[int, Moments] = {}      # options no longer played: the moments when they stopped
+        stopped = Stopped()
 
         def play(deals: np.ndarray, n: int, chosen: list[int], ids: dict[int, np.ndarray],
                  drawn: np.ndarray) -> dict[int, np.ndarray]:
@@ -190,7 +185,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
             weights = drawn if kept is None else kept      # deals drawn by their weights weigh so
             for k, (i, source) in enumerate([(i, rows) for i in indices] + [(i, control_rows) for i in controls]):
                 if i in stopped:
-                    continue                              # its columns stay 0, read no more (``OptionRun.stopped``)
+                    continue                              # its columns stay 0, read no more (``Stopped``)
                 features[:, column(k, SCORE)] = weights * source[i][:, K.B_SCORE] / 2      # half-points to points
                 features[:, column(k, WON)] = weights * (source[i][:, K.B_WON] == 1)
                 margin = source[i][:, K.B_MARGIN] / 2
@@ -204,27 +199,23 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
 
         def widest(m: Moments) -> float:
             """The widest half-width of the watched options' success, but for a searched run's options
-            clearly behind the best (``BEHIND_Z`` standard errors of their difference on the same deals):
-            their wider intervals are reported as they are, and the search's time goes where it decides;
-            once within the precision, they stop (``stopped``: no longer played, their figures those of
-            the deals so far)."""
-            done = OptionRun(indices, m, controls, reference, dict(stopped))
+            clearly behind the best (``analyzer.runs.clearly_behind``): their wider intervals are reported as
+            they are, and the search's time goes where it decides; once within the precision, they stop
+            (``Stopped``: no longer played, their figures those of the deals so far)."""
+            done = OptionRun(indices, m, controls, reference, stopped)
             playing = [i for i in indices if i not in stopped]
             scores = {i: done.score({i: 1.0}).mean for i in playing}
             lead = max(playing, key=lambda i: scores[i])
             widths = [0.0]
-            snapshot = None
             for i in watched:
                 if i in stopped:
                     continue
-                if run_settings.searches and i != lead:
-                    behind = done.score({lead: 1.0, i: -1.0})
-                    if behind.mean > BEHIND_Z * behind.se:
-                        if done.success(i).half_width <= run_settings.precision:
-                            snapshot = snapshot if snapshot is not None else copy.deepcopy(m)
-                            stopped[i] = snapshot
-                        continue
-                widths.append(done.success(i).half_width)
+                width = done.success(i).half_width
+                if run_settings.searches and i != lead and clearly_behind(done.score({lead: 1.0, i: -1.0})):
+                    if width <= run_settings.precision:
+                        stopped.stop(i, m)
+                    continue
+                widths.append(width)
             return max(widths)
 
         about = "" if len(indices) == len(options) and watched == indices else \
@@ -284,18 +275,18 @@ class OptionRun:
     heuristic's play of those deals for the options of ``controls`` in the columns after theirs and the
     control run's moments ``reference`` (every option by the heuristic, in the options' order, on deals
     of its own): a figure of a controlled option takes that play as its control variate
-    (``analyzer.stats.Moments.controlled``).  An option of ``stopped`` was played only on the deals of its
-    moments there (the run's first ones), which its figures are measured on."""
+    (``analyzer.stats.Moments.controlled``).  The options of ``stopped`` were played only on the run's
+    first deals, which their figures are measured on."""
     indices: list[int]
     moments: Moments
     controls: list[int] = ()
     reference: Moments | None = None
-    stopped: dict[int, Moments] = field(default_factory=dict)
+    stopped: Stopped = field(default_factory=Stopped)
 
     def score(self, combination: dict[int, float]) -> Mean:
         """The combination of the options' scores ({option: coefficient}, e.g. one minus another)."""
         own = {column(self.indices.index(i), SCORE): c for i, c in combination.items()}
-        moments = self._played(combination)
+        moments = self.stopped.moments(combination, self.moments)
         if not self._controlled(combination):
             return moments.ratio(own, WEIGHT)
         return moments.controlled(own, *self._controls(combination, SCORE), WEIGHT)
@@ -303,16 +294,10 @@ class OptionRun:
     def success(self, i: int) -> WeightedProportion:
         """Option ``i``'s probability of success."""
         own = column(self.indices.index(i), WON)
-        moments = self._played({i: 1.0})
+        moments = self.stopped.moments([i], self.moments)
         if not self._controlled({i: 1.0}):
             return moments.weighted_proportion(own, WEIGHT)
         return moments.controlled_proportion(own, *self._controls({i: 1.0}, WON), WEIGHT)
-
-    def _played(self, combination: dict[int, float]) -> Moments:
-        """The moments of the deals every option of the combination was played on: the run's, or those
-        until the first of them stopped."""
-        return min((self.stopped[i] for i in combination if i in self.stopped), key=lambda m: m.n,
-                   default=self.moments)
 
     def _controlled(self, combination: dict[int, float]) -> bool:
         return self.reference is not None and any(i in self.controls for i in combination)
