@@ -7,8 +7,6 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer import cards as C
-from analyzer.advice import choices
 from analyzer.advice.bid import OptionRun, bid_advice
 from analyzer.advice.discard import SEARCHED, SEARCHED_DEALS, best_discards, discard_play, search_stage
 from analyzer.advice.odds import contract_odds
@@ -20,7 +18,6 @@ from analyzer.runs import (BEHIND_Z, MIXED_PASS_WORLDS, MIXED_PRECISION, MIXED_S
 from analyzer.stats import Moments
 from cli.main import main
 from kernels import auction as auction_kernels
-from kernels import playout as playout_kernels
 from tests.errorline import assert_one_error_line
 
 HAND = Hand.parse("21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C")
@@ -216,30 +213,6 @@ def test_a_searched_option_clearly_behind_stops_being_played(monkeypatch):
     assert all(o.success.half_width <= 0.03 * MIXED_PRECISION for o in stopped)
     for o in advice.options:
         assert played[ids[o.bid]] == o.score.n
-
-
-def test_a_king_clearly_behind_stops_being_played_once_within_the_precision(monkeypatch):
-    """The taker's alternatives too (``compare``): calling a King the hand holds (playing alone) is
-    hopeless here; those stop once their probabilities are within the precision, the other two go on."""
-    hand = Hand.parse("20 KS JS 9H 7H 4H KD 6D 5D 3D 1D QC 6C 5C 4C", players=5)
-    searched: dict[str, int] = {}
-    simulate = choices.simulate_contract
-
-    def counting(*args, **kwargs):
-        if args[4] != "heuristic":
-            label = C.TOKENS[kwargs["choices"][playout_kernels.CH_CALLED]]
-            searched[label] = searched.get(label, 0) + args[5]
-        return simulate(*args, **kwargs)
-
-    monkeypatch.setattr(choices, "simulate_contract", counting)
-    result = choices.compare("call", hand, Rules(5), Contract.GARDE, choices.call_options(hand), 0,
-                             Settings(precision=0.02, seed=0))
-    n = {a.label: a.score.n for a in result.alternatives}
-    assert searched == n and {label for label in n if n[label] < result.deals} == {"KS", "KD"}
-    for a in result.alternatives:
-        assert max(a.success.half_width, a.chelem.half_width) <= 0.02 * MIXED_PRECISION
-        if a.score.n < result.deals:
-            assert a.vs_best.mean < -BEHIND_Z * a.vs_best.se
 
 
 def test_the_mixed_model_is_the_default_on_the_command_line():

@@ -7,14 +7,12 @@ chosen policy.  Each alternative gets the taker's expected score, the probabilit
 a chelem, and its difference with the best alternative on the same deals, all with their
 uncertainty.  Runs go until every reported probability's 95% half-width is at most the precision
 asked (or a fixed number of deals); a searched run of the mixed model takes the heuristic's play of its
-deals as control variate, as ``odds`` and ``bid`` do.  As in ``bid``, a searched run stops playing an
-alternative clearly behind the best once its probabilities are within the precision asked
-(``analyzer.runs.Stopped``): its figures are those of the deals played until then.
+deals as control variate, as ``odds`` and ``bid`` do.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -25,7 +23,7 @@ from analyzer.errors import TarotError
 from analyzer.game import legal_calls
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
-from analyzer.runs import Settings, Stopped, clearly_behind, run_in_chunks
+from analyzer.runs import Settings, run_in_chunks
 from analyzer.stats import ControlMeans, Mean, Moments, Proportion, WeightedProportion
 from kernels import playout as K
 
@@ -84,31 +82,18 @@ def compare(question: str, hand: Hand, rules: Rules, contract: Contract, options
     labels = list(options)
     k = len(labels)
     settings = compared_model(settings, hand, seat, rules, contract, options)
-    stopped = Stopped()
 
     def features_of(run: Settings, policy: str, offset: int, n: int) -> np.ndarray:
         """The alternatives' features on deals ``offset … offset+n-1`` played by ``policy``."""
-        features = np.zeros((n, FEATURES * k))
+        features = np.empty((n, FEATURES * k))
         for i, label in enumerate(labels):
-            if i in stopped:
-                continue                              # its columns stay 0, read no more (``Stopped``)
             d = simulate_contract(hand, seat, contract, rules, policy, n, run.seed, offset, worlds=run.worlds,
                                   choices=options[label], search_driver=settings.searches)
             features[:, FEATURES * i:FEATURES * (i + 1)] = contract_features(d, seat)
         return features
 
-    def widest(estimates: Estimates, stopping: bool = False) -> float:
-        """The widest half-width of the alternatives' probabilities; ``stopping`` (a searched run), an
-        alternative within the precision and clearly behind the best (``analyzer.runs.clearly_behind``) stops."""
-        widths = [max(estimates.share(i, f).half_width for f in (MADE, CHELEM)) for i in range(k)]
-        if stopping:
-            playing = [i for i in range(k) if i not in stopped]
-            lead = max(playing, key=lambda i: estimates.score({i: 1.0}).mean)
-            for i in playing:
-                if i != lead and widths[i] <= settings.precision and \
-                        clearly_behind(estimates.score({lead: 1.0, i: -1.0})):
-                    stopped.stop(i, estimates.moments)
-        return max(widths)
+    def widest(estimates: Estimates) -> float:
+        return max(estimates.share(i, f).half_width for i in range(k) for f in (MADE, CHELEM))
 
     reference = None
     if settings.controlled:
@@ -122,8 +107,8 @@ def compare(question: str, hand: Hand, rules: Rules, contract: Contract, options
         return own if reference is None else np.hstack([own, features_of(settings, "heuristic", offset, n)])
 
     moments = run_in_chunks(simulate, FEATURES * k * (1 if reference is None else 2), settings,
-                            lambda m: widest(Estimates(m, k, reference, stopped), settings.searches))
-    estimates = Estimates(moments, k, reference, stopped)
+                            lambda m: widest(Estimates(m, k, reference)))
+    estimates = Estimates(moments, k, reference)
     best = max(range(k), key=lambda i: estimates.score({i: 1.0}).mean)
     alternatives = [Alternative(label, estimates.score({i: 1.0}), estimates.share(i, MADE), estimates.share(i, CHELEM),
                                 estimates.score({i: 1.0, best: -1.0}) if i != best else Mean(0.0, 0.0, moments.n))
@@ -137,28 +122,24 @@ def compare(question: str, hand: Hand, rules: Rules, contract: Contract, options
 @dataclass(frozen=True)
 class Estimates:
     """The figures of ``k`` alternatives from a run's moments (their features, then, with a control run's
-    moments ``reference``, the heuristic's features of the same deals as control variates); those of
-    ``stopped`` were played only on the run's first deals, which their figures are measured on."""
+    moments ``reference``, the heuristic's features of the same deals as control variates)."""
     moments: Moments
     k: int
     reference: Moments | None = None
-    stopped: Stopped = field(default_factory=Stopped)
 
     def score(self, combination: dict[int, float]) -> Mean:
         """A combination of the alternatives' scores ({alternative: coefficient}, e.g. one minus another)."""
         own = {FEATURES * i + SCORE: c for i, c in combination.items()}
-        moments = self.stopped.moments(combination, self.moments)
         if self.reference is None:
-            return moments.linear(own)
-        return moments.controlled(own, *self._controls(combination, SCORE))
+            return self.moments.linear(own)
+        return self.moments.controlled(own, *self._controls(combination, SCORE))
 
     def share(self, i: int, feature: int) -> Proportion | WeightedProportion:
         """Alternative ``i``'s probability of ``feature`` (MADE, CHELEM)."""
         column = FEATURES * i + feature
-        moments = self.stopped.moments([i], self.moments)
         if self.reference is None:
-            return moments.proportion(column)
-        return moments.controlled_proportion(column, *self._controls({i: 1.0}, feature))
+            return self.moments.proportion(column)
+        return self.moments.controlled_proportion(column, *self._controls({i: 1.0}, feature))
 
     def _controls(self, combination: dict[int, float], feature: int) -> tuple[list[dict[int, float]], ControlMeans]:
         """The control variates of a combination of the alternatives' ``feature``: the same combination of
