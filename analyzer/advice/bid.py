@@ -203,9 +203,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
             they are, and the search's time goes where it decides; once within the precision, they stop
             (``Stopped``: no longer played, their figures those of the deals so far)."""
             done = OptionRun(indices, m, controls, reference, stopped)
-            playing = [i for i in indices if i not in stopped]
-            scores = {i: done.score({i: 1.0}).mean for i in playing}
-            lead = max(playing, key=lambda i: scores[i])
+            lead = max((i for i in indices if i not in stopped), key=lambda i: done.score({i: 1.0}).mean)
             widths = [0.0]
             for i in watched:
                 if i in stopped:
