@@ -51,23 +51,22 @@ MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; 
 # races from 4 worlds (``kernels.pimc.PRIOR_RACE_FIRST``: ``odds`` 12-16% faster at 4 and 5 players, the
 # answers the same).
 # MIXED_WORLDS gives its worlds per decision by player count, for Prise and Garde and for Garde sans and
-# Garde contre.  Against deep search (16 worlds, 300 deals a hand,
-# each hand's deals its own; data/calibration, docs/performance.md): the heuristic misses Garde sans
-# and contre by up to 24 pp, which 4 worlds bring within the noise; at 3 players it misses Prise and
-# Garde too (3.9 pp spread beyond noise), which 4 worlds bring to 0.9 pp beyond noise on the same deals
-# as deep search, 6 worlds to 0.5 and 8 to none (the share of hands expected within +-3 pp 94.6%, 95.5%
-# and 96.2%), but 8 worlds took a 3-player bid to 10 s on the slowest hands (7.9 s since bid stops
-# playing options clearly behind: BEHIND_Z; 6 kept for odds', poignee's and discard's seconds); at 4
-# players its Prise and Garde spread 2.8 pp beyond noise, which 8 worlds bring to 0.5 and 12 to none (worst gap 9.0 -> 6.0 pp,
-# within 2 se 92% -> 96%); at 5 players 2.3 pp, which a 4-world search brings to 0.7-0.8 pp and 8
-# worlds to 0.0-0.4, every contract's mean bias within 0.4 pp of deep search's play on the same deals
-# (the share of hands whose every answer is expected within +-3 pp of deep search's: 88.9% -> 96.2%;
-# docs/performance.md, "Against deep search's expectation"), in the seconds since the heuristic's play
-# became the search's control variate (below): a 5-player odds or bid 9.5 s at worst.  A searched
-# contract's run stops at MIXED_PRECISION times the precision asked (a searched deal costs some
-# thousand heuristic playouts; to +-0.025 by default, the default's own noise alone puts some gap
-# beyond +-3 pp on 1.3 to 2.9% of the calibration's hands, 4 to 6% to +-0.03; to +-0.02 a 5-player
-# command took up to 10 s).
+# Garde contre.  Against deep search (16 worlds, 300 deals a hand, each hand's deals its own;
+# data/calibration, docs/performance.md): the heuristic misses Garde sans and contre by up to 24 pp, which
+# 4 worlds bring within the noise; at 3 players it misses Prise and Garde too (3.9 pp spread beyond
+# noise), which 4 worlds bring to 0.9 pp beyond noise on the same deals as deep search, 6 worlds to 0.5
+# and 8 to none (the share of hands expected within +-3 pp 94.6%, 95.5% and 96.2%), but 8 worlds took a
+# 3-player bid to 10 s on the slowest hands (7.9 s since bid stops playing options clearly behind:
+# BEHIND_Z; 6 kept for odds', poignee's and discard's seconds); at 4 players its Prise and Garde spread
+# 2.8 pp beyond noise, which 8 worlds bring to 0.5 and 12 to none (worst gap 9.0 -> 6.0 pp, within 2 se
+# 92% -> 96%); at 5 players 2.3 pp, which a 4-world search brings to 0.7-0.8 pp and 8 worlds to 0.0-0.4,
+# every contract's mean bias within 0.4 pp of deep search's play on the same deals (the share of hands
+# whose every answer is expected within +-3 pp of deep search's: 88.9% -> 96.2%; docs/performance.md,
+# "Against deep search's expectation"), in the seconds since the heuristic's play became the search's
+# control variate (below): a 5-player odds or bid 9.5 s at worst.  A searched contract's run stops at
+# MIXED_PRECISION times the precision asked (a searched deal costs some thousand heuristic playouts; to
+# +-0.025 by default, the default's own noise alone puts some gap beyond +-3 pp on 1.3 to 2.9% of the
+# calibration's hands, 4 to 6% to +-0.03; to +-0.02 a 5-player command took up to 10 s).
 MIXED = "mixed"
 MIXED_SEARCH = "pimc-prior"
 # Where a chelem's announcement is the question (``chelem``) or a chelem is in sight (the heuristic takes one,

@@ -209,7 +209,7 @@ def test_a_searched_option_clearly_behind_stops_being_played(monkeypatch):
     advice = bid_advice(HAND_3, Rules(3), 0, [], Settings(precision=0.03, seed=1))
     ids = {o.bid: 0 if o.bid is None else int(o.bid) for o in advice.options}
     stopped = [o for o in advice.options if o.score.n < advice.searched_deals]
-    assert Contract.PRISE in {o.bid for o in stopped} and advice.recommendation.bid == Contract.GARDE  # its twin on
+    assert Contract.PRISE in {o.bid for o in stopped} and advice.recommendation.bid == Contract.GARDE  # Garde goes on
     assert all(o.success.half_width <= 0.03 * MIXED_PRECISION for o in stopped)
     for o in advice.options:
         assert played[ids[o.bid]] == o.score.n
