@@ -303,7 +303,9 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
 
     Every legal candidate worth comparing (the heuristic's discard, those one card away from it, those
     that empty a suit) is played by the heuristic on the same --deals deals; under the default play
-    model (mixed) its five best are played again by the search on 300 of them, which ranks them."""
+    model (mixed) its five best are played again by the search, which ranks them: on 300 of those
+    deals, then 300 more at a time, up to 1,200, for those not clearly behind the best (within a
+    budget of plays that keeps the command to seconds); each is valued on the deals it was played on."""
     rules, cards = _setup(hand, players, seat, variants)
     dog = Hand.parse(chien, what="the chien")
     clash = cards.mask & dog.mask
@@ -324,8 +326,9 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
     rule = (f"may not go: {format_cards(kings_oudlers) or 'none held'} (Kings and oudlers); "
             + (f"{forced} trump(s) must go and are shown" if forced else "no trump may go"))
     if fmt == "json":
+        searched_deals = max((c.score.n for c in choices if c.searched), default=0)      # the best's: the most
         echo_json({"hand": str(cards), "chien": str(dog), "contract": contract.token, "play_model": model,
-                   "deals": screen.deals, "searched_deals": search.deals if search else 0, "rules": rule,
+                   "deals": screen.deals, "searched_deals": searched_deals, "rules": rule,
                    "discards": rows, "variants": rules.variants()})
         return
     if fmt == "csv":
@@ -342,8 +345,9 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
         if search and not r["searched"] and (i == 0 or rows[i - 1]["searched"]):
             click.echo("  the heuristic's next candidates (not searched; scores and differences of its play):")
         shown = f"  shows {r['shown_trumps']}" if r["shown_trumps"] else ""
+        searched = f"  on {r['n']:,} searched deals" if r["searched"] else ""      # fewer: stopped, clearly behind
         click.echo(f"  {r['discard']:<24}{r['expected_score']:>+9.1f} ± {r['se']:<5.1f} vs best "
-                   f"{r['vs_best']:>+6.1f} ± {r['vs_best_se']:<4.1f}{shown}")
+                   f"{r['vs_best']:>+6.1f} ± {r['vs_best_se']:<4.1f}{shown}{searched}")
 
 
 @click.command("compare-bidding")

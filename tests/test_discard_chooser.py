@@ -1,12 +1,16 @@
 """The simulation-based discard chooser: legal candidates, ranked by the taker's expected score (the
-heuristic's best played again by the search under the mixed model)."""
+heuristic's best played again by the search under the mixed model, the close ones the longest)."""
+
+import numpy as np
 
 from analyzer import cards as C
-from analyzer.advice.discard import SEARCHED, SEARCHED_DEALS, best_discards, candidate_discards
+from analyzer.advice.discard import (SEARCH_CHUNK, SEARCHED, _scores, best_discards, candidate_discards, race,
+                                     search_stage)
 from analyzer.game import check_discard
 from analyzer.notation import format_cards, parse_mask
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings
+from analyzer.sampling import sample_deals
 
 HAND = parse_mask("21 19 17 15 12 9 7 4 EX 2S KS QS 9S 5S KH 8H 4H 3H")   # 9 trumps: no poignée
 CHIEN = parse_mask("CD 6D 2D 7C 3C KC")
@@ -39,7 +43,7 @@ def test_best_discards_ranked_with_standard_errors():
 
 def test_the_mixed_model_searches_the_heuristic_s_best_candidates_and_ranks_them_by_that():
     """Under the mixed model (the default) the heuristic's SEARCHED best candidates are played again by the
-    search on SEARCHED_DEALS of the same deals and listed first, in the search's order; the others follow
+    search on the first of the same deals (``race``) and listed first, in the search's order; the others follow
     in the heuristic's order, their differences to the heuristic's best.  With --policy heuristic no
     candidate is searched and the heuristic's order is the answer."""
     rules = Rules(players=4)
@@ -50,9 +54,11 @@ def test_the_mixed_model_searches_the_heuristic_s_best_candidates_and_ranks_them
     assert [c.searched for c in mixed] == [True] * SEARCHED + [False] * 3
     assert {c.discard for c in mixed[:SEARCHED]} == {c.discard for c in heuristic[:SEARCHED]}
     assert [c.discard for c in mixed[SEARCHED:]] == [c.discard for c in heuristic[SEARCHED:]]
-    searched_scores = [c.score.mean for c in mixed[:SEARCHED]]
-    assert searched_scores == sorted(searched_scores, reverse=True)
-    assert all(c.score.n == SEARCHED_DEALS for c in mixed[:SEARCHED])
+    played_on = [c.score.n for c in mixed[:SEARCHED]]       # the race's deals: 300, then 100 more for the close ones
+    assert set(played_on) <= {SEARCH_CHUNK, 400} and played_on == sorted(played_on, reverse=True)
+    for n in set(played_on):                                # by their scores among those played as long
+        scores = [c.score.mean for c in mixed[:SEARCHED] if c.score.n == n]
+        assert scores == sorted(scores, reverse=True)
     assert [c.vs_best.mean for c in mixed[SEARCHED:]] == [c.vs_best.mean for c in heuristic[SEARCHED:]]
     assert mixed[0].vs_best.mean == 0 and all(c.vs_best.mean <= 0 for c in mixed[:SEARCHED])
 
@@ -64,3 +70,44 @@ def test_a_discard_to_judge_is_searched_with_the_best():
     judged = best_discards(HAND, CHIEN, Contract.GARDE, rules, settings=settings, top=2, include=last.discard)
     assert len(judged) == 3 and judged[-1].discard == last.discard and judged[-1].searched
     assert judged[-1].score.n == 200                        # the searched deals: at most the deals asked for
+
+
+def _synthetic(means: list[float], calls: list[tuple[int, int, list[int]]]):
+    """A race's ``play`` whose candidates score ``means`` give or take 50 points a deal (each deal's noise
+    its own, whatever the chunk), recording its calls."""
+    def play(offset: int, n: int, columns: list[int]) -> np.ndarray:
+        calls.append((offset, n, list(columns)))
+        noise = np.array([np.random.default_rng(offset + i).normal(0, 50, len(means)) for i in range(n)])
+        return np.round(noise[:, columns] + np.array(means)[columns]).astype(np.int64)
+    return play
+
+
+def test_the_race_stops_a_candidate_clearly_behind_and_plays_the_close_ones_on():
+    calls = []
+    scores, played = race(_synthetic([0, -1, -200], calls), 3, 900, budget=10_000, chunk=300)
+    assert calls == [(0, 300, [0, 1, 2]), (300, 300, [0, 1]), (600, 300, [0, 1])]
+    assert played == [900, 900, 300] and not scores[300:, 2].any()
+    whole = _synthetic([0, -1, -200], [])(0, 900, [0, 1, 2])      # chunk by chunk, the same scores
+    assert (scores[:, :2] == whole[:, :2]).all() and (scores[:300, 2] == whole[:300, 2]).all()
+
+
+def test_the_race_keeps_to_its_budget_and_ends_with_one_candidate_left():
+    calls = []
+    _, played = race(_synthetic([0, -1, -2, -3], calls), 4, 1200, budget=2000, chunk=300)
+    # 4 x 300, then the 800 plays left shared by the four still close: 200 deals each, the budget spent
+    assert calls == [(0, 300, [0, 1, 2, 3]), (300, 200, [0, 1, 2, 3])] and played == [500] * 4
+    calls = []
+    _, played = race(_synthetic([0, -300], calls), 2, 1200, budget=10_000, chunk=300)
+    assert calls == [(0, 300, [0, 1])] and played == [300, 300]       # one left: its deals decide nothing more
+
+
+def test_a_search_played_chunk_by_chunk_gives_the_scores_of_one_run():
+    """Deal i is played on stream offset + i: the race's chunks are the same plays as one run's rows, so
+    the answer does not depend on where the chunks fall."""
+    rules = Rules(players=4)
+    search = search_stage(Settings(seed=5), Contract.GARDE, 4)
+    places = sample_deals(4, 6, 5, fixed={0: HAND, "chien": CHIEN})
+    discards = candidate_discards(HAND | CHIEN, 6)[:2]
+    whole = _scores(places, discards, rules, 0, Contract.GARDE, search)
+    chunks = [_scores(places[i:i + 3], discards, rules, 0, Contract.GARDE, search, i) for i in (0, 3)]
+    assert (np.concatenate(chunks) == whole).all()

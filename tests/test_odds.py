@@ -151,8 +151,8 @@ def test_the_choice_commands_state_the_play_model_too(args):
     command = [args[0], hand, *args[1:], "--deals", "20", "--seed", "3"]
     search = "pimc-prior, 12 worlds per decision"
     chelem = f"pimc-chelem, 12 worlds per decision ({CHELEM_WORLDS} for the taker's side until its chelem is lost)"
-    model = {"discard": f"heuristic, every candidate on 20 deals; its best 5 played again by {search} on 20 of them, "
-                        "which rank them",
+    model = {"discard": f"heuristic, every candidate on 20 deals; its best 5 played again by {search}, which ranks "
+                        "them, on 20 of them",
              "poignee": chelem, "chelem": chelem}[args[0]]
     searched = 20
     runner = CliRunner()

@@ -5,15 +5,19 @@ it, and the discards that empty a suit.  Each is played out by the heuristic pol
 sampled deals (common random numbers: the deals and streams are shared, so the differences between
 candidates are measured much more precisely than the scores themselves).  The taker's expected
 score ranks them.  Under the mixed model the heuristic's ``SEARCHED`` best are then played again by
-the model's search for the contract on the first ``SEARCHED_DEALS`` of those deals, and ranked by
-that: the heuristic screens dozens of candidates in a second, the search decides between the few
-it leaves (against deep search, the heuristic's own first choice cost up to 30 points a deal on some
-hands: ``docs/performance.md``).
+the model's search for the contract on the first of those deals, and ranked by that: the heuristic
+screens dozens of candidates in a second, the search decides between the few it leaves (against deep
+search, the heuristic's own first choice cost up to 30 points a deal on some hands).  The search plays
+them ``SEARCH_CHUNK`` deals at a time (``race``), up to ``SEARCHED_DEALS``, its deals going to the
+candidates not clearly behind its best, within a budget of plays by player count: between close
+candidates its differences have standard errors up to 7 points a deal on 300 deals, and more deals
+for them bring its choice closer to deep search's (``docs/performance.md``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -21,7 +25,7 @@ from analyzer import cards as C
 from analyzer.errors import TarotError
 from analyzer.game import check_discard, discard_options
 from analyzer.rules import Contract, Rules
-from analyzer.runs import MIXED, PLAY_SEED_SALT, POLICY_IDS, Settings, searching, threads
+from analyzer.runs import MIXED, PLAY_SEED_SALT, POLICY_IDS, Settings, clearly_behind, searching, threads
 from analyzer.sampling import sample_deals
 from analyzer.simulate import rules_flags
 from analyzer.stats import Mean
@@ -32,13 +36,21 @@ MAX_CANDIDATES = 120
 DEALS = 2000            # deals every candidate is played on, by default
 MAX_DEALS = 200_000     # at most (the scores of every candidate on every deal are kept: 200 MB at the most)
 SEARCHED = 5            # under the mixed model, the heuristic's best candidates the search plays again
-SEARCHED_DEALS = 300    # on the first so many of the same deals
+SEARCH_CHUNK = 300      # on the first of the same deals, so many at a time (``race``),
+SEARCHED_DEALS = 1200   # up to so many,
+# and at most so many plays (a candidate on a deal) in all, by player count: a command within 10 s on
+# two cores (a play of the search costs 1.9 to 2.4 ms at 3 players, 3.0 to 3.5 at 4, 2.1 to 2.4 at 5).
+# Against deep search on calibrate-choices' hands (30 at 3 and 4 players, 20 at 5), in expectation over
+# the command's seeds: the same choice, or one within a standard error of it in deep search's play, on
+# 80.9%, 80.7% and 78.4% of the hands with 300 deals for the five (1,500 plays), 83.8%, 82.6% and
+# 84.4% with these budgets, 88.5% at 5 players with 1,200 deals for the five (docs/performance.md).
+SEARCH_BUDGET: dict[int, int] = {3: 3000, 4: 2400, 5: 3300}
 
 
 @dataclass(frozen=True)
 class DiscardChoice:
     discard: int               # mask of the cards put aside
-    score: Mean                # the taker's score
+    score: Mean                # the taker's score (on the deals it was played on: ``race``)
     vs_best: Mean              # difference with the best candidate on the same deals (of its stage)
     shown_trumps: int          # trumps that must be shown (discarded because forced)
     searched: bool = False     # played by the search (else its score is the heuristic's)
@@ -89,7 +101,7 @@ def discard_play(settings: Settings, contract: Contract) -> Settings:
 
 def search_stage(settings: Settings, contract: Contract, players: int) -> Settings | None:
     """Under the mixed model, the settings the heuristic's ``SEARCHED`` best candidates are played again
-    with (the mixed model's search for ``contract``, on at most ``SEARCHED_DEALS`` deals); else None."""
+    with (the mixed model's search for ``contract``, on at most ``SEARCHED_DEALS`` deals: ``race``); else None."""
     if settings.policy != MIXED:
         return None
     search = settings.for_contract(contract, players)
@@ -102,8 +114,10 @@ def discard_model(settings: Settings, contract: Contract, players: int) -> str:
     search = search_stage(settings, contract, players)
     words = f"{screen.play_model(players)}, every candidate on {screen.deals or DEALS:,} deals"
     if search is not None:
-        words += (f"; its best {SEARCHED} played again by {search.play_model(players)} on {search.deals:,} of them, "
-                  "which rank them")
+        words += f"; its best {SEARCHED} played again by {search.play_model(players)}, which ranks them, on "
+        words += (f"{search.deals:,} of them" if search.deals <= SEARCH_CHUNK else
+                  f"up to {search.deals:,} of them, {SEARCH_CHUNK} at a time while they are close "
+                  f"({SEARCH_BUDGET[players]:,} plays at most)")
     return words
 
 
@@ -112,9 +126,10 @@ def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat:
                   include: int | None = None) -> list[DiscardChoice]:
     """The ``top`` discards by the taker's expected score (seat ``seat`` takes ``contract``), every
     candidate played on the same ``settings.deals`` deals (``DEALS`` when None); under the mixed model
-    the heuristic's ``SEARCHED`` best (and ``include``) played again by the search and listed first,
-    ranked by it (``search_stage``).  ``include``, a legal discard, is valued with them and listed last
-    if it is not among the ``top``."""
+    the heuristic's ``SEARCHED`` best (and ``include``) played again by the search (``search_stage``,
+    ``race``) and listed first, ranked by it: those it played to the end by their scores, then those it
+    stopped, the later first, each valued on the deals it was played on.  ``include``, a legal discard,
+    is valued with them and listed last if it is not among the ``top``."""
     screen = discard_play(settings, contract)        # refuses a contract without a discard
     deals = screen.deals or DEALS
     if deals > MAX_DEALS:
@@ -129,32 +144,63 @@ def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat:
                           exclude_petit_sec=rules.petit_sec == "annul")
     scores = _scores(places, candidates, rules, seat, contract, screen)
     order = [int(j) for j in np.argsort(-scores.mean(axis=0), kind="stable")]
-    stages = [(order, scores, False)]       # (candidates in their order, the scores that rank them, searched)
+
+    def choice(j: int, own: np.ndarray, best: np.ndarray, searched: bool) -> DiscardChoice:
+        """Candidate ``j`` by its scores ``own`` and those of its stage's best on the same deals."""
+        return DiscardChoice(candidates[j], Mean.of(own), Mean.of(own - best), candidates[j] & C.TRUMP_BITS, searched)
+
+    listed, picked = [], []
     search = search_stage(settings, contract, rules.players)
     if search is not None:
         picked = order[:SEARCHED]
         if include is not None and candidates.index(include) not in picked:
             picked.append(candidates.index(include))
-        searched = np.zeros((search.deals, len(candidates)), dtype=np.int64)
-        searched[:, picked] = _scores(places[:search.deals], [candidates[j] for j in picked], rules, seat, contract,
-                                      search)
-        ranked = sorted(picked, key=lambda j: -searched[:, j].mean())
-        stages = [(ranked, searched, True), ([j for j in order if j not in picked], scores, False)]
-    listed = []
-    for indices, stage_scores, was_searched in stages:
-        best = stage_scores[:, indices[0] if was_searched else order[0]]     # a stage's best, the heuristic's
-        listed += [DiscardChoice(candidates[j], Mean.of(stage_scores[:, j]), Mean.of(stage_scores[:, j] - best),
-                                 candidates[j] & C.TRUMP_BITS, was_searched) for j in indices]
+
+        def play(offset: int, n: int, columns: list[int]) -> np.ndarray:
+            return _scores(places[offset:offset + n], [candidates[picked[k]] for k in columns], rules, seat, contract,
+                           search, offset)
+
+        raced, played = race(play, len(picked), search.deals, SEARCH_BUDGET[rules.players])
+        ranks = sorted(range(len(picked)), key=lambda k: (-played[k], -raced[:played[k], k].mean()))
+        listed = [choice(picked[k], raced[:played[k], k], raced[:played[k], ranks[0]], True) for k in ranks]
+    listed += [choice(j, scores[:, j], scores[:, order[0]], False) for j in order if j not in picked]
     shown = listed[:top]
     if include is not None and include not in [c.discard for c in shown]:
         shown.append(next(c for c in listed if c.discard == include))
     return shown
 
 
+def race(play: Callable[[int, int, list[int]], np.ndarray], count: int, deals: int, budget: int,
+         chunk: int = SEARCH_CHUNK) -> tuple[np.ndarray, list[int]]:
+    """Candidates 0 … ``count``−1 played on the same deals ``chunk`` at a time, ``play(offset, n, columns)``
+    giving the scores of deals ``offset`` … ``offset``+n−1 (rows) of candidates ``columns``: every one on
+    the first chunk, then those not clearly behind the best so far (``analyzer.runs.clearly_behind``, on
+    the deals played), until one is left, ``deals`` deals, or ``budget`` plays (a candidate on a deal;
+    the last chunk as long as the budget lets every candidate still in play have).  The scores (a
+    stopped candidate's rows past its stop 0) and the deals each was played on."""
+    scores = np.zeros((deals, count), dtype=np.int64)
+    played = [0] * count
+    live, n, spent = list(range(count)), 0, 0
+    while n < deals:
+        step = min(chunk, deals - n) if n == 0 else min(chunk, deals - n, (budget - spent) // len(live))
+        if step <= 0:
+            break
+        scores[n:n + step, live] = play(n, step, live)
+        n += step
+        spent += step * len(live)
+        for k in live:
+            played[k] = n
+        lead = max(live, key=lambda k: scores[:n, k].mean())
+        live = [k for k in live if k == lead or not clearly_behind(Mean.of(scores[:n, lead] - scores[:n, k]))]
+        if len(live) == 1:
+            break
+    return scores, played
+
+
 def _scores(places: np.ndarray, discards: list[int], rules: Rules, seat: int, contract: Contract,
-            settings: Settings) -> np.ndarray:
+            settings: Settings, offset: int = 0) -> np.ndarray:
     """The taker's score of each deal of ``places`` (rows) with each of ``discards`` (columns), played by
-    ``settings``' policy on the same streams."""
+    ``settings``' policy on the same streams (deal i on stream ``offset`` + i: a chunk of a longer run)."""
     ds = np.array([d & C.SUIT_BITS for d in discards], dtype=np.uint64)
     dt = np.array([d >> C.FIRST_TRUMP for d in discards], dtype=np.uint64)
     scores = np.zeros((places.shape[0], len(discards)), dtype=np.int64)
@@ -162,5 +208,5 @@ def _scores(places: np.ndarray, discards: list[int], rules: Rules, seat: int, co
     with threads(settings.jobs):
         batch = discard_batch if searching(policies) else discard_batch_no_search
         batch(places, rules.players, seat, int(contract), ds, dt, policies, settings.worlds,
-              np.uint64(settings.seed ^ PLAY_SEED_SALT), 0, True, rules_flags(rules), scores)
+              np.uint64(settings.seed ^ PLAY_SEED_SALT), offset, True, rules_flags(rules), scores)
     return scores
