@@ -25,10 +25,10 @@ import pandas as pd
 
 from analyzer import cards as C
 from analyzer.baselines import chavey_points, tarotclub_points
-from analyzer.errors import TarotError
+from analyzer.errors import SizeLimitError, TarotError
 from analyzer.notation import format_cards
 from analyzer.rules import Contract, Rules
-from analyzer.runs import PLAY_SEED_SALT, threads
+from analyzer.runs import MAX_DEALS, PLAY_SEED_SALT, threads
 from analyzer.sampling import sample
 from analyzer.simulate import play_deals
 
@@ -102,6 +102,8 @@ def run_batch(out: str | Path, players: int, deals: int, seed: int = 0, policy: 
     kernels; this process writes the parts as they arrive and assembles the same output.  Resuming
     keeps every part already written, whatever ``chunk`` was then and is now: only the deals no part
     holds are computed, in chunks of ``chunk``."""
+    if not 1 <= deals <= MAX_DEALS:
+        raise SizeLimitError(f"--deals {deals:,}: a batch simulates 1 to {MAX_DEALS:,} deals")
     out = Path(out)
     if out.suffix.lower() not in (".csv", ".parquet"):
         raise BatchError(f"{out}: the output must end in .csv or .parquet")

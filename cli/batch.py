@@ -5,13 +5,15 @@ from __future__ import annotations
 import click
 
 from analyzer.rules import Contract
+from analyzer.runs import MAX_DEALS
 from cli.options import jobs_option, players_option, quiet_option, rules_from, seed_option, variant_option
 from cli.progress import Progress
 
 
 @click.command()
 @players_option
-@click.option("--deals", type=click.IntRange(1, None), required=True, help="Deals to simulate.")
+@click.option("--deals", type=click.IntRange(1, MAX_DEALS), required=True,
+              help=f"Deals to simulate (at most {MAX_DEALS:,}).")
 @click.option("--out", required=True, type=click.Path(dir_okay=False), help="Output file, .csv or .parquet.")
 @click.option("--policy", type=click.Choice(["heuristic", "random"]), default="heuristic", show_default=True,
               help="How the simulated seats play.")
