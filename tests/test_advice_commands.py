@@ -20,7 +20,8 @@ def test_calling_ones_own_king_means_playing_alone_and_costs():
     rules = Rules(players=5)
     options = call_options(FIVE)
     assert set(options) == {"KS", "KH", "KD", "KC"}
-    result = compare("call", FIVE, rules, Contract.GARDE, options, settings=Settings(deals=1500, seed=1))
+    # 300 searched deals: playing alone costs some 270 points a deal, its se about 17
+    result = compare("call", FIVE, rules, Contract.GARDE, options, settings=Settings(deals=300, seed=1))
     assert result.best.label in ("KH", "KC")                 # Kings the hand does not hold
     own = [a for a in result.alternatives if a.label in ("KS", "KD")]
     assert all(a.vs_best.mean + 3 * a.vs_best.se < 0 for a in own)
