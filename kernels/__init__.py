@@ -11,6 +11,11 @@ A kernel called from another with a constant (``1``, ``True``) or a module-level
 inside jitted code) is compiled again for that literal or read-only type, with everything it calls:
 one more copy of a search costs tens of seconds on a first run.  So jitted callers pass
 ``np.int64(1)``, ``np.bool_(True)`` and arrays of their own, the types a call from Python gets.
+
+A function inlined in Numba (``inline="always"``) is typed and lowered again at every call site, and a
+threaded loop's passes grow with its body; a function compiled on its own links and optimises again
+all it calls.  So small helpers are inlined, and a deal's body that holds several plays is compiled on
+its own (``kernels.auction.bid_deal``: docs/performance.md, "First runs").
 """
 
 import hashlib

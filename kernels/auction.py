@@ -68,7 +68,7 @@ def uniform_draws(seed, offset, out):
         out[i] = (z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def option_auction(hs, ht, players, seat, earlier, option, method, bids):
     """The auction, into ``bids``, where the hand's seat bids ``option`` (0 pass … 4; a pass when it
     does not outbid ``earlier``) and the later seats bid by the model; returns (taker or -1, contract)."""
@@ -81,7 +81,7 @@ def option_auction(hs, ht, players, seat, earlier, option, method, bids):
     return taker, (bids[taker] if taker >= 0 else 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def hand_row(result, seat, taker, partner, row):
     """The hand's score, success and margin (``B_SCORE``, ``B_WON``, ``B_MARGIN``) of a played deal's ``result``."""
     if taker < 0:                   # a Goulash: its scores are in half-points already
@@ -96,7 +96,7 @@ def hand_row(result, seat, taker, partner, row):
     row[B_MARGIN] = margin if on_taker_side else -margin
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def play_option(hs, ht, players, seat, taker, contract, bids, method, policies, worlds, state, declare, flags, st,
                 result, row, searching):
     """Play the dealt hands ``hs``/``ht`` (changed) after the auction ``bids`` (``option_auction``),
@@ -114,7 +114,7 @@ def play_option(hs, ht, players, seat, taker, contract, bids, method, policies, 
     hand_row(result, seat, taker, st[PARTNER], row)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds, seed,
              deals, declare, flags, out, weights, also, also_out, searching):
     """``bid_batch``'s deal ``i`` (``searching``: a constant, ``kernels.pimc.play_deal``)."""

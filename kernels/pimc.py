@@ -554,7 +554,7 @@ def pimc_card(hs, ht, st, worlds, rollouts, state):
     (card, RNG state)."""
     return pimc_card_solving(hs, ht, st, worlds, rollouts, state, np.int64(0), new_workspace(np.int64(1)),
                              np.bool_(False), np.bool_(False), st, np.empty(0, dtype=np.int64), np.bool_(False),
-                             np.bool_(False))
+                             np.bool_(False), np.int64(RACE_FIRST), np.int64(RACE_STEP))
 
 
 @njit(cache=True)
@@ -750,7 +750,7 @@ def play_out_search(hs, ht, st, policies, worlds, rollouts, state, result, trace
     return state
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_to_end(hs, ht, st, policies, worlds, state, result, trace):
     """``play_out``, or ``play_out_search`` (one rollout per world) when some seat's policy is PIMC:
     the search's card-by-card loop only where it is needed.  Returns the RNG state."""
@@ -769,7 +769,7 @@ def play_deal(searching, hs, ht, st, policies, worlds, state, result, trace):
     raise TypeError("play_deal is called from jitted code only")
 
 
-@overload(play_deal)
+@overload(play_deal, inline="always")
 def _play_deal(searching, hs, ht, st, policies, worlds, state, result, trace):
     if not isinstance(searching, types.BooleanLiteral):
         return None
