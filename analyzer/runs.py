@@ -298,10 +298,10 @@ def run_in_chunks(simulate: Callable[[int, int], np.ndarray], features: int, set
 BEHIND_Z = 4.0
 
 
-def clearly_behind(difference: Mean) -> bool:
+def clearly_behind(difference: Mean, z: float = BEHIND_Z) -> bool:
     """Whether ``difference`` (the best option's score minus another's, on the same deals) is beyond
-    ``BEHIND_Z`` standard errors."""
-    return difference.mean > BEHIND_Z * difference.se
+    ``z`` standard errors."""
+    return difference.mean > z * difference.se
 
 
 class Stopped:

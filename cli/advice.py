@@ -304,8 +304,9 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
     Every legal candidate worth comparing (the heuristic's discard, those one card away from it, those
     that empty a suit) is played by the heuristic on the same --deals deals; under the default play
     model (mixed) its five best are played again by the search, which ranks them: on 300 of those
-    deals, then 300 more at a time, up to 1,200, for those not clearly behind the best (within a
-    budget of plays that keeps the command to seconds); each is valued on the deals it was played on."""
+    deals, then 300 more at a time, up to 1,200, for those not two standard errors behind the best
+    (within a budget of plays that keeps the command to seconds); each is valued on the deals it was
+    played on."""
     rules, cards = _setup(hand, players, seat, variants)
     dog = Hand.parse(chien, what="the chien")
     clash = cards.mask & dog.mask
@@ -345,7 +346,7 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
         if search and not r["searched"] and (i == 0 or rows[i - 1]["searched"]):
             click.echo("  the heuristic's next candidates (not searched; scores and differences of its play):")
         shown = f"  shows {r['shown_trumps']}" if r["shown_trumps"] else ""
-        searched = f"  on {r['n']:,} searched deals" if r["searched"] else ""      # fewer: stopped, clearly behind
+        searched = f"  on {r['n']:,} searched deals" if r["searched"] else ""      # fewer: stopped behind the best
         click.echo(f"  {r['discard']:<24}{r['expected_score']:>+9.1f} ± {r['se']:<5.1f} vs best "
                    f"{r['vs_best']:>+6.1f} ± {r['vs_best_se']:<4.1f}{shown}{searched}")
 

@@ -4,12 +4,12 @@ heuristic's best played again by the search under the mixed model, the close one
 import numpy as np
 
 from analyzer import cards as C
-from analyzer.advice.discard import (SEARCH_CHUNK, SEARCHED, _scores, best_discards, candidate_discards, race,
-                                     search_stage)
+from analyzer.advice.discard import (RACE_BEHIND_Z, SEARCH_CHUNK, SEARCHED, _scores, best_discards,
+                                     candidate_discards, race, search_stage)
 from analyzer.game import check_discard
 from analyzer.notation import format_cards, parse_mask
 from analyzer.rules import Contract, Rules
-from analyzer.runs import Settings
+from analyzer.runs import BEHIND_Z, Settings
 from analyzer.sampling import sample_deals
 
 HAND = parse_mask("21 19 17 15 12 9 7 4 EX 2S KS QS 9S 5S KH 8H 4H 3H")   # 9 trumps: no poignée
@@ -92,6 +92,17 @@ def test_the_race_stops_a_candidate_clearly_behind_and_plays_the_close_ones_on()
     assert played == [900, 900, 300] and not scores[300:, 2].any()
     whole = _synthetic([0, -1, -200], [])(0, 900, [0, 1, 2])      # chunk by chunk, the same scores
     assert (scores[:, :2] == whole[:, :2]).all() and (scores[:300, 2] == whole[:300, 2]).all()
+
+
+def test_the_race_stops_a_candidate_two_standard_errors_behind_where_bid_would_play_on():
+    """The race judges the choice only: a candidate 2.9 standard errors behind after the first chunk
+    (10 points on noise of 50 a candidate) stops at ``RACE_BEHIND_Z`` (2), where ``bid``'s 4 plays it on."""
+    calls = []
+    _, played = race(_synthetic([0, -10], calls), 2, 600, budget=10_000, chunk=300)
+    assert RACE_BEHIND_Z == 2 and calls == [(0, 300, [0, 1])] and played == [300, 300]
+    calls = []
+    _, played = race(_synthetic([0, -10], calls), 2, 600, budget=10_000, chunk=300, z=BEHIND_Z)
+    assert calls == [(0, 300, [0, 1]), (300, 300, [0, 1])] and played == [600, 600]
 
 
 def test_the_race_keeps_to_its_budget_and_ends_with_one_candidate_left():

@@ -9,9 +9,9 @@ the model's search for the contract on the first of those deals, and ranked by t
 screens dozens of candidates in a second, the search decides between the few it leaves (against deep
 search, the heuristic's own first choice cost up to 30 points a deal on some hands).  The search plays
 them ``SEARCH_CHUNK`` deals at a time (``race``), up to ``SEARCHED_DEALS``, its deals going to the
-candidates not clearly behind its best, within a budget of plays by player count: between close
-candidates its differences have standard errors up to 7 points a deal on 300 deals, and more deals
-for them bring its choice closer to deep search's (``docs/performance.md``).
+candidates not ``RACE_BEHIND_Z`` standard errors behind its best, within a budget of plays by player
+count: between close candidates its differences have standard errors up to 7 points a deal on 300
+deals, and more deals for them bring its choice closer to deep search's (``docs/performance.md``).
 """
 
 from __future__ import annotations
@@ -45,6 +45,12 @@ SEARCHED_DEALS = 1200   # up to so many,
 # 80.9%, 80.7% and 78.4% of the hands with 300 deals for the five (1,500 plays), 83.8%, 82.6% and
 # 84.4% with these budgets, 88.5% at 5 players with 1,200 deals for the five (docs/performance.md).
 SEARCH_BUDGET: dict[int, int] = {3: 3000, 4: 2400, 5: 3300}
+# A candidate stops once its score is so many standard errors behind the best one's on the deals played
+# (``bid`` stops an option at ``analyzer.runs.BEHIND_Z``, 4: there the stopped option's figures are
+# reported; here only the choice is).  On the same hands, within a standard error of deep search's choice
+# with 4 / 2: 83.8 / 84.8%, 82.6 / 82.4%, 84.4 / 84.9% of the hands at 3, 4 and 5 players, the mean
+# cost 1.54 / 1.38, 2.13 / 2.14, 2.00 / 1.93 points a deal, 5 to 8% fewer plays (docs/performance.md).
+RACE_BEHIND_Z = 2.0
 
 
 @dataclass(frozen=True)
@@ -171,11 +177,11 @@ def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat:
 
 
 def race(play: Callable[[int, int, list[int]], np.ndarray], count: int, deals: int, budget: int,
-         chunk: int = SEARCH_CHUNK) -> tuple[np.ndarray, list[int]]:
+         chunk: int = SEARCH_CHUNK, z: float = RACE_BEHIND_Z) -> tuple[np.ndarray, list[int]]:
     """Candidates 0 … ``count``−1 played on the same deals ``chunk`` at a time, ``play(offset, n, columns)``
     giving the scores of deals ``offset`` … ``offset``+n−1 (rows) of candidates ``columns``: every one on
-    the first chunk, then those not clearly behind the best so far (``analyzer.runs.clearly_behind``, on
-    the deals played), until one is left, ``deals`` deals, or ``budget`` plays (a candidate on a deal;
+    the first chunk, then those not ``z`` standard errors behind the best so far (``analyzer.runs.clearly_behind``,
+    on the deals played), until one is left, ``deals`` deals, or ``budget`` plays (a candidate on a deal;
     the last chunk as long as the budget lets every candidate still in play have).  The scores (a
     stopped candidate's rows past its stop 0) and the deals each was played on."""
     scores = np.zeros((deals, count), dtype=np.int64)
@@ -191,7 +197,7 @@ def race(play: Callable[[int, int, list[int]], np.ndarray], count: int, deals: i
         for k in live:
             played[k] = n
         lead = max(live, key=lambda k: scores[:n, k].mean())
-        live = [k for k in live if k == lead or not clearly_behind(Mean.of(scores[:n, lead] - scores[:n, k]))]
+        live = [k for k in live if k == lead or not clearly_behind(Mean.of(scores[:n, lead] - scores[:n, k]), z)]
         if len(live) == 1:
             break
     return scores, played
