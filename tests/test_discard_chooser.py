@@ -29,8 +29,8 @@ def test_best_discards_ranked_with_standard_errors():
     """The ranking and its arithmetic, on the heuristic's play (the mixed model's search of the best five is
     the next test's)."""
     rules = Rules(players=4)
-    heuristic = lambda: Settings(policy="heuristic", deals=300, seed=2)                   # noqa: E731
-    choices = best_discards(HAND, CHIEN, Contract.GARDE, rules, settings=heuristic(), top=5)
+    heuristic = Settings(policy="heuristic", deals=300, seed=2)
+    choices = best_discards(HAND, CHIEN, Contract.GARDE, rules, settings=heuristic, top=5)
     assert len(choices) == 5
     scores = [c.score.mean for c in choices]
     assert scores == sorted(scores, reverse=True)
@@ -38,8 +38,8 @@ def test_best_discards_ranked_with_standard_errors():
     assert all(c.score.se > 0 and c.score.n == 300 for c in choices)
     # a Garde pays twice a Prise on the same deals with the same discard, apart from a rare defender's
     # poignée (20, not multiplied) or chelem
-    prise = best_discards(HAND, CHIEN, Contract.PRISE, rules, settings=heuristic(), top=1)[0]
-    garde_same = [c for c in best_discards(HAND, CHIEN, Contract.GARDE, rules, settings=heuristic(), top=200)
+    prise = best_discards(HAND, CHIEN, Contract.PRISE, rules, settings=heuristic, top=1)[0]
+    garde_same = [c for c in best_discards(HAND, CHIEN, Contract.GARDE, rules, settings=heuristic, top=200)
                   if c.discard == prise.discard][0]
     assert abs(garde_same.score.mean - 2 * prise.score.mean) < 1.0, format_cards(prise.discard)
 
