@@ -10,7 +10,8 @@ It lives under ``NUMBA_CACHE_DIR`` when that is set, else under the user's cache
 A kernel called from another with a constant (``1``, ``True``) or a module-level array (read-only
 inside jitted code) is compiled again for that literal or read-only type, with everything it calls:
 one more copy of a search costs tens of seconds on a first run.  So jitted callers pass
-``np.int64(1)``, ``np.bool_(True)`` and arrays of their own, the types a call from Python gets.
+``np.int64(1)``, ``np.bool_(True)`` and arrays of their own, the types a call from Python gets; and
+a large kernel has no default arguments (an omitted one is a type of its own: one more copy).
 
 A function inlined in Numba (``inline="always"``) is typed and lowered again at every call site, and a
 threaded loop's passes grow with its body; a function compiled on its own links and optimises again

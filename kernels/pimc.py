@@ -559,7 +559,7 @@ def pimc_card(hs, ht, st, worlds, rollouts, state):
 
 @njit(cache=True)
 def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain, weigh, start, past, race,
-                      prior, race_first=RACE_FIRST, race_step=RACE_STEP):
+                      prior, race_first, race_step):
     """The card PIMC plays for the seat to play; returns (card, RNG state).  From ``solve_tricks``
     tricks before the end (the trick in play counted; 0: never) each world is solved exactly
     (``kernels/endgame.py``, workspace ``w`` with its node limit) instead of rolled out, the seat's

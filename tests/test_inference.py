@@ -15,8 +15,8 @@ from analyzer.rules import Rules
 from analyzer.simulate import state_from_game
 from kernels import playout as K
 from kernels.bidding import TAROTCLUB, bid_probability
-from kernels.pimc import (NO_PAST, auction_likelihood, dealt_petit_sec, draw_world, hand_as_dealt, mixture_weights,
-                          pimc_card_solving, seat_sampler)
+from kernels.pimc import (NO_PAST, RACE_FIRST, RACE_STEP, auction_likelihood, dealt_petit_sec, draw_world,
+                          hand_as_dealt, mixture_weights, pimc_card_solving, seat_sampler)
 from kernels.endgame import new_workspace
 from tests.randomplay import random_deal, step
 from tests.test_pimc import positions
@@ -202,8 +202,8 @@ def test_weighting_without_an_auction_changes_no_decision(players):
             continue
         hs, ht, st = state_from_game(game)
         plain = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), 8, 1, np.uint64(i), 0, w, False, False, st, NO_PAST,
-                                  False, False)
-        weighted = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), 8, 1,
-                                     np.uint64(i), 0, w, False, True, st, NO_PAST, False, False)
+                                  False, False, RACE_FIRST, RACE_STEP)
+        weighted = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), 8, 1, np.uint64(i), 0, w, False, True, st,
+                                     NO_PAST, False, False, RACE_FIRST, RACE_STEP)
         assert plain == weighted
 

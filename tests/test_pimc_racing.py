@@ -160,9 +160,10 @@ def test_racing_search_plays_legal_cards_reproducibly(players):
     for i, game in enumerate(positions(players, 40, seed=60 + players, rules=Rules(players=players))):
         hs, ht, st = state_from_game(game)
         args = (64, 1, np.uint64(i), SOLVE_TRICKS[players], w, True, False, st, NO_PAST)
-        card, state = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, True, False)
-        again, _ = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, True, False)
-        plain, plain_state = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, False, False)
+        racing = (RACE_FIRST, RACE_STEP)
+        card, state = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, True, False, *racing)
+        again, _ = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, True, False, *racing)
+        plain, plain_state = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, False, False, *racing)
         assert game.legal_cards() >> int(card) & 1 and card == again
         same += int(card == plain)
         stopped += int(state != plain_state)       # fewer worlds drawn: the stream stopped earlier
@@ -181,7 +182,8 @@ def test_one_class_needs_no_search():
         _, cands, rep, n = classes_of(hs, ht, st)
         if n == 1 and len(cands) > 1:
             w = new_workspace(10)
-            card, state = pimc_card_solving(hs, ht, st, 8, 1, np.uint64(5), 4, w, True, False, st, NO_PAST, True, False)
+            card, state = pimc_card_solving(hs, ht, st, 8, 1, np.uint64(5), 4, w, True, False, st, NO_PAST, True, False,
+                                            RACE_FIRST, RACE_STEP)
             assert card == cands[0] and state == np.uint64(5)
             return
     pytest.fail("no position with one class of several cards")
@@ -200,7 +202,7 @@ def test_one_class_without_racing_draws_its_worlds_and_plays_the_heuristics_card
         if n != 1 or len(cands) == 1:
             continue
         card, state = pimc_card_solving(hs, ht, st, 8, 1, np.uint64(5), 0, new_workspace(10), False, False, st,
-                                        NO_PAST, False, True)
+                                        NO_PAST, False, True, RACE_FIRST, RACE_STEP)
         sampler = seat_sampler(hs, ht, st, seat)
         expected = np.uint64(5)
         place = np.empty(78, dtype=np.int64)
@@ -233,8 +235,8 @@ def test_the_prior_only_moves_the_pick_to_the_heuristics_card(players):
         hs, ht, st = state_from_game(game)
         mine = K.heuristic_at(hs, ht, st)
         args = (4, 1, np.uint64(i), SOLVE_TRICKS[players], w, True, False, st, NO_PAST, False)
-        plain, plain_state = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, False)
-        card, state = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, True)
+        plain, plain_state = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, False, RACE_FIRST, RACE_STEP)
+        card, state = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, True, RACE_FIRST, RACE_STEP)
         assert state == plain_state and card in (plain, mine)
         moved += int(card != plain)
     assert moved >= 3
