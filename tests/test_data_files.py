@@ -52,6 +52,7 @@ def test_calibration_records_hold_the_seed_s_hands_with_their_deep_answers(name,
 @pytest.mark.parametrize("name,players,mixed_worlds", [
     ("calibrate-3p-paired", 3, None), ("calibrate-4p-paired", 4, None), ("calibrate-5p-paired", 5, None),
     ("calibrate-5p-4worlds-paired", 5, [4, 4]), ("calibrate-4p-paired-2026-11-28", 4, None),
+    ("calibrate-3p-6worlds-paired", 3, [6, 6]),
 ])
 def test_paired_records_hold_each_hand_s_biases_beside_the_deep_answers_they_took(name, players, mixed_worlds):
     """The paired records (``calibrate --paired``; one with ``--mixed-worlds 4``, the 5-player default before)
