@@ -55,9 +55,9 @@ def test_calibration_records_hold_the_seed_s_hands_with_their_deep_answers(name,
     ("calibrate-3p-6worlds-paired", 3, [6, 6]),
 ])
 def test_paired_records_hold_each_hand_s_biases_beside_the_deep_answers_they_took(name, players, mixed_worlds):
-    """The paired records (``calibrate --paired``; one with ``--mixed-worlds 4``, the 5-player default before)
-    took their deep answers from the record of the same player count and hold each contract's bias of every
-    hand, Garde's Prise's."""
+    """The paired records (``calibrate --paired``; two of other worlds: ``--mixed-worlds 4``, the 5-player
+    default before, and ``6,6`` at 3 players) took their deep answers from the record of the same player
+    count and hold each contract's bias of every hand, Garde's Prise's."""
     settings, checks, cut = read_record(DATA / "calibration" / f"{name}.jsonl")
     _, deep, _ = read_record(DATA / "calibration" / f"calibrate-{players}p.jsonl")
     run = settings["calibrate"]
