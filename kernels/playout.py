@@ -722,7 +722,11 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
             if policy == NOISY:
                 state, z = splitmix64(state)
                 policy = RANDOM if z & np.uint64(7) == ZERO else HEURISTIC
-            if policy == HEURISTIC:
+            if policy == HEURISTIC and not goulash and (legal_s == ZERO or legal_t == ZERO) \
+                    and (legal_s | legal_t) & ((legal_s | legal_t) - ONE) == ZERO:
+                # A lone legal card, as the heuristic's first rule plays it, without setting up its call.
+                card = lowest_bit(legal_s) if legal_s != ZERO else FIRST_TRUMP_ID + lowest_bit(legal_t)
+            elif policy == HEURISTIC:
                 card = heuristic_choice(st, seat, hand_t, legal_s, legal_t, partner, partner_known, trick, n, led,
                                         best, best_seat, points, excuse_seat, winners, in_hands_s & ~hand_s,
                                         in_hands_t & ~hand_t, aside_s, aside_t, taker_knows_aside)

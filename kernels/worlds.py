@@ -106,7 +106,8 @@ def last_group_ways(digits, last_mask, fact, n_last):
     for p in range(digits.shape[0]):
         if digits[p] > 0 and not (last_mask >> p) & 1:
             return 0.0
-        ways /= fact[digits[p]]
+        if digits[p] > 1:                   # 0! = 1! = 1: no division (an exact one)
+            ways /= fact[digits[p]]
     return ways
 
 

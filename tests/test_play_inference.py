@@ -31,9 +31,16 @@ def heuristic_card(hs, ht, st):
 @pytest.mark.parametrize("players", [3, 4, 5])
 @pytest.mark.parametrize("variants", VARIANTS, ids=["fft", "misere-goulash"])
 def test_heuristic_at_is_the_card_advance_plays(players, variants):
+    """``advance`` plays a lone legal card without asking the heuristic (whose first rule plays it):
+    the positions checked include such cards, and the many-card ones the heuristic decides."""
+    forced = 0
     for game in positions(players, 150, seed=40 + players, rules=Rules(players=players, **variants)):
         hs, ht, st = state_from_game(game)
         assert K.heuristic_at(hs, ht, st) == heuristic_card(hs, ht, st)
+        seat = (st[K.LEADER] + st[K.TRICK_LEN]) % players
+        legal_s, legal_t = K.legal_words(hs[seat], ht[seat], st)
+        forced += bin(int(legal_s)).count("1") + bin(int(legal_t)).count("1") == 1
+    assert 10 <= forced <= 140
 
 
 def start_of_play(players, rng):
