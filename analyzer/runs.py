@@ -57,7 +57,9 @@ MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; 
 # noise), which 4 worlds bring to 0.9 pp beyond noise on the same deals as deep search, 6 worlds to 0.5
 # and 8 to none (the share of hands expected within +-3 pp 94.6%, 95.5% and 96.2%), but 8 worlds took a
 # 3-player bid to 10 s on the slowest hands (7.9 s since bid stops playing options clearly behind:
-# BEHIND_Z; 6 kept for odds', poignee's and discard's seconds); at 4 players its Prise and Garde spread
+# BEHIND_Z; 6 kept for odds', poignee's and discard's seconds), and 6 for Garde sans and contre too since
+# searched deals are a tenth cheaper (their spreads 0.6 -> 0.3 and 0.9 -> 0.6 pp, the share expected within
+# +-3 pp 95.5% -> 97.5%, the slowest odds of the 100 hands 9.3 s); at 4 players its Prise and Garde spread
 # 2.8 pp beyond noise, which 8 worlds bring to 0.5 and 12 to none (worst gap 9.0 -> 6.0 pp, within 2 se
 # 92% -> 96%); at 5 players 2.3 pp, which a 4-world search brings to 0.7-0.8 pp and 8 worlds to 0.0-0.4,
 # every contract's mean bias within 0.4 pp of deep search's play on the same deals (the share of hands
@@ -75,7 +77,7 @@ MIXED_SEARCH = "pimc-prior"
 # its chelem is lost (with MIXED_WORLDS' 4 the chelems fell 2.2 pp short of deep search's on hands that may take every
 # trick, 12 pp at worst; within 2.8 pp since; kernels/pimc.py).
 CHELEM_SEARCH = "pimc-chelem"
-MIXED_WORLDS: dict[int, tuple[int, int]] = {3: (6, 4), 4: (12, 4), 5: (8, 8)}
+MIXED_WORLDS: dict[int, tuple[int, int]] = {3: (6, 6), 4: (12, 4), 5: (8, 8)}
 MIXED_PRECISION = 2.5
 # A pass's worlds by player count (None: the heuristic plays the deals where the hand passes).  At 3
 # players the heuristic's defence, when the hand passes and another seat takes, loses more than deep

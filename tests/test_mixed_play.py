@@ -45,9 +45,8 @@ def test_the_mixed_model_plays_each_contract_as_its_table_says(players):
             assert run == own
     plain = Settings(policy="pimc", worlds=8)
     assert all(plain.for_contract(c, players) is plain for c in (None, *Contract))
-    taking, other = MIXED_WORLDS[3]
-    words = {3: f"({MIXED_PASS_WORLDS[3]} worlds per decision) for a pass, pimc-prior for prise and garde "
-                f"({taking} worlds per decision) and for garde sans and garde contre ({other})",
+    words = {3: f"({MIXED_PASS_WORLDS[3]} worlds per decision) for a pass, pimc-prior ({MIXED_WORLDS[3][0]} worlds "
+                "per decision) for every contract",
              5: "heuristic for a pass, pimc-prior (8 worlds per decision) for every contract",
              4: f"for prise and garde ({MIXED_WORLDS[4][0]} worlds per decision) and for garde sans"}
     assert words[players] in mixed.play_model(players)
@@ -59,7 +58,7 @@ def test_the_heuristic_plays_no_contract_and_a_pass_at_four_and_five_players():
     which brought the search within the seconds; docs/performance.md)."""
     for players in (3, 4, 5):
         assert [own_model(c, players).searches for c in Contract] == [True] * 4
-    assert MIXED_WORLDS[3][0] > MIXED_WORLDS[3][1] and MIXED_WORLDS[4][0] > MIXED_WORLDS[4][1]   # more for Prise
+    assert MIXED_WORLDS[3][0] == MIXED_WORLDS[3][1] and MIXED_WORLDS[4][0] > MIXED_WORLDS[4][1]  # more for Prise at 4
     assert [own_model(None, p).searches for p in (3, 4, 5)] == [True, False, False]     # a pass, at 3 only
 
 
@@ -206,7 +205,7 @@ def test_a_searched_option_clearly_behind_stops_being_played(monkeypatch):
         return batch(*args)
 
     monkeypatch.setattr(auction_kernels, "bid_batch", counting)
-    advice = bid_advice(HAND_3, Rules(3), 0, [], Settings(precision=0.03, seed=1))
+    advice = bid_advice(HAND_3, Rules(3), 0, [], Settings(precision=0.03, seed=3))
     ids = {o.bid: 0 if o.bid is None else int(o.bid) for o in advice.options}
     stopped = [o for o in advice.options if o.score.n < advice.searched_deals]
     assert Contract.PRISE in {o.bid for o in stopped} and advice.recommendation.bid == Contract.GARDE  # Garde goes on
