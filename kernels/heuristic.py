@@ -412,6 +412,16 @@ def sure_winner(players, seat, cards_t, trick_len, led, best, allies, out_s, out
 
 
 @njit(cache=True, inline="always")
+def lone_card(legal_s, legal_t):
+    """The one legal card when there is only one (the heuristic's first rule: it plays it), else NO_CARD."""
+    if legal_s != ZERO and legal_t != ZERO:
+        return NO_CARD
+    if legal_s != ZERO:
+        return lowest_bit(legal_s) if legal_s & (legal_s - ONE) == ZERO else NO_CARD
+    return FIRST_TRUMP_ID + lowest_bit(legal_t) if legal_t != ZERO and legal_t & (legal_t - ONE) == ZERO else NO_CARD
+
+
+@njit(cache=True, inline="always")
 def heuristic_card(players, seat, taker, allies, hand_t, legal_s, legal_t, trick_len, led, best, best_seat,
                    points, tricks_left, side_won_all, out_s, out_t, excl_s, excl_t):
     """The card the heuristic policy plays (a card id among the legal ones).
@@ -420,8 +430,9 @@ def heuristic_card(players, seat, taker, allies, hand_t, legal_s, legal_t, trick
     but the Excuse), ``best``/``best_seat`` the winning card and its seat (-1 if none), ``points`` the
     half-points on the table (the Excuse included).  ``excl_s``/``excl_t``: tuples of one word per seat
     (at least ``players`` entries)."""
-    if popcount(legal_s) + popcount(legal_t) == 1:
-        return lowest_bit(legal_s) if legal_s != ZERO else FIRST_TRUMP_ID + lowest_bit(legal_t)
+    lone = lone_card(legal_s, legal_t)
+    if lone != NO_CARD:
+        return lone
     is_taker_side = taker >= 0 and (allies >> taker) & 1 == 1
     others_s = legal_s
     others_t = legal_t & ~EXCUSE_MASK

@@ -27,8 +27,9 @@ from numba import njit
 from kernels.declarations import (POIGNEE_THRESHOLDS, announce_chelem, call_card, poignee_of_level,
                                   poignee_to_show)
 from kernels.discard import heuristic_discard
-from kernels.heuristic import (ALL_TRUMPS, EXCUSE_ID, EXCUSE_MASK, FIRST_TRUMP_ID, HALF_POINTS, ONE, PETIT_ID,
-                               TWENTY_ONE_ID, ZERO, goulash_card, heuristic_card, lowest_bit, popcount, suit_bits)
+from kernels.heuristic import (ALL_TRUMPS, EXCUSE_ID, EXCUSE_MASK, FIRST_TRUMP_ID, HALF_POINTS, NO_CARD, ONE,
+                               PETIT_ID, TWENTY_ONE_ID, ZERO, goulash_card, heuristic_card, lone_card, lowest_bit,
+                               popcount, suit_bits)
 from kernels.worlds import splitmix64
 
 RANDOM = 0
@@ -722,14 +723,13 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
             if policy == NOISY:
                 state, z = splitmix64(state)
                 policy = RANDOM if z & np.uint64(7) == ZERO else HEURISTIC
-            if policy == HEURISTIC and not goulash and (legal_s == ZERO or legal_t == ZERO) \
-                    and (legal_s | legal_t) & ((legal_s | legal_t) - ONE) == ZERO:
-                # A lone legal card, as the heuristic's first rule plays it, without setting up its call.
-                card = lowest_bit(legal_s) if legal_s != ZERO else FIRST_TRUMP_ID + lowest_bit(legal_t)
-            elif policy == HEURISTIC:
-                card = heuristic_choice(st, seat, hand_t, legal_s, legal_t, partner, partner_known, trick, n, led,
-                                        best, best_seat, points, excuse_seat, winners, in_hands_s & ~hand_s,
-                                        in_hands_t & ~hand_t, aside_s, aside_t, taker_knows_aside)
+            if policy == HEURISTIC:
+                # A lone legal card without setting up the heuristic's call (a Goulash has rules of its own).
+                card = NO_CARD if goulash else lone_card(legal_s, legal_t)
+                if card == NO_CARD:
+                    card = heuristic_choice(st, seat, hand_t, legal_s, legal_t, partner, partner_known, trick, n,
+                                            led, best, best_seat, points, excuse_seat, winners, in_hands_s & ~hand_s,
+                                            in_hands_t & ~hand_t, aside_s, aside_t, taker_knows_aside)
             else:
                 card, state = random_card(legal_s, legal_t, state)
         if played < trace.shape[0]:
