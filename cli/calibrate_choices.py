@@ -50,8 +50,10 @@ def calibrate_choices_command(question, players, seat, hands, seed, deals, deep_
     over hands and alternatives (their mean and spread beyond noise), gives the share of hands whose
     every reported probability is expected within ±3 pp of deep search's expectation (discard reports
     none; the answers' errors correlated as measured on the paired deals, and as if independent), the
-    share whose recommendation agrees (the same, or within one standard error in deep search's play)
-    and the seconds of each command.
+    share whose recommendation agrees (the same, or within one standard error in deep search's play),
+    that test's reach (how often a choice knowing deep search's expectations would pass it, the paired
+    deals resampled; and, judged on half of the deals, deep search's own choice on the other half
+    beside the command's) and the seconds of each command.
 
     With --record FILE each hand is kept as it ends, and the same command with --resume goes on where
     it stopped."""
@@ -115,6 +117,14 @@ def _table(result) -> None:
                        (f"the same, or within {NOISE_SES:g} se (what the paired deals' noise allows)",
                         "share_recommendation_within_2se")):
         click.echo(f"  {label}: {round(s[key] * n)} of {n} hands ({s[key]:.0%})")
+    if "recommendation_reach" in s:
+        known, halves = s["recommendation_reach"]["known"], s["recommendation_reach"]["halves"]
+        click.echo("  the test's reach (alternatives worth nearly the same are told apart by noise):")
+        click.echo(f"    a choice knowing deep search's expectations, the paired deals resampled (at most): the same "
+                   f"{known['same']:.0%}, within one se {known['within_1se']:.0%}, within {NOISE_SES:g} se "
+                   f"{known['within_2se']:.0%}")
+        click.echo(f"    judged on half of the deals: deep search's own choice on the other half within one se "
+                   f"{halves['deep_within_1se']:.0%}, the default's {halves['default_within_1se']:.0%}")
     click.echo(f"  the default's choice costs in deep search's play {s['cost_mean']:.1f} points a deal on average, "
                f"{s['cost_worst']:.1f} at worst")
     click.echo("  seconds a hand: " + ", ".join(f"{k} {v['mean']:.1f} (worst {v['worst']:.1f})"

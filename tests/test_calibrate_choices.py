@@ -4,6 +4,7 @@ one-line errors (one or two hands, a few deals)."""
 
 import json
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -14,9 +15,9 @@ from analyzer.advice.choices import compare, poignee_options
 from analyzer.errors import SizeLimitError, TarotError
 from analyzer.hand import Hand
 from analyzer.quality.calibrate import hand_seed
-from analyzer.quality.choices_check import (SEED, AlternativeCheck, Answer, ChoiceCheck, ChoicesCalibration,
+from analyzer.quality.choices_check import (SEED, AlternativeCheck, Answer, ChoiceCheck, ChoicesCalibration, Reach,
                                             _outcomes, calibrate_choices, check_choices, error_correlation,
-                                            hands_for, trump_rich_hands)
+                                            hands_for, recommendation_reach, trump_rich_hands)
 from analyzer.quality.paired import Bias
 from analyzer.rules import Contract, Rules
 from analyzer.runs import CHELEM_WORLDS, Settings
@@ -130,6 +131,55 @@ def test_a_recommendation_agrees_when_the_same_or_within_one_se():
     assert not beyond.recommendation_agrees and beyond.within_ses(2.0) and not beyond.within_ses(1.4)
 
 
+def test_the_recommendation_test_s_reach_where_two_alternatives_tie():
+    """Two alternatives with the same mean on the paired deals (one the other's deals reordered), a third
+    far behind: a choice knowing the expectations is a resample's best half the time, and beyond one
+    (two) standard errors of it when the resample's gap is below -1 (-2) of its se: 84.1% (97.7%) pass,
+    within 0.04 (2,000 resamples; each share's own noise under 0.01)."""
+    rng = np.random.default_rng(1)
+    a = rng.normal(0, 10, 2000)
+    reach = recommendation_reach(np.stack([a, rng.permutation(a), a - 50], axis=1), 2, seed=1, resamples=2000)
+    assert reach.known == pytest.approx((0.5, 0.841, 0.977), abs=0.04)
+    assert reach.halves[1] == 0.0           # the command's choice, 50 points behind, never passes
+
+
+def test_on_halves_deep_search_s_choice_and_a_tied_one_pass_alike():
+    """Over 100 hands of two truly tied alternatives (independent deals, the same mean) and a third far
+    behind: deep search's choice on one half of the deals is the other half's best half the time, and
+    otherwise within one se of it with chance P(|Z| < 1): 84.1% in all, and so is a command that always
+    picks the first; within 0.05 (the hands' own gaps move each hand's share: 0.025 se over 100)."""
+    rng = np.random.default_rng(2)
+    shares = np.mean([recommendation_reach(np.stack([rng.normal(0, 10, 400), rng.normal(0, 10, 400),
+                                                     rng.normal(-30, 10, 400)], axis=1), 0, seed, 200).halves
+                      for seed in range(100)], axis=0)
+    assert shares == pytest.approx((0.841, 0.841), abs=0.05)
+
+
+def test_a_clear_best_passes_every_draw():
+    rng = np.random.default_rng(3)
+    deep = np.stack([rng.normal(0, 10, 400), rng.normal(-20, 10, 400)], axis=1)
+    reach = recommendation_reach(deep, 0, seed=3)
+    assert reach.known == (1.0, 1.0, 1.0) and reach.halves == (1.0, 1.0)
+    assert recommendation_reach(deep, 1, seed=3).halves == (1.0, 0.0)
+    assert recommendation_reach(deep[:3], 0, seed=3) is None       # no halves to judge on
+
+
+def test_the_reach_is_kept_in_a_record_and_summed_over_hands_that_have_it():
+    """A hand's reach goes to its record line and back; the summary averages it over the hands, and
+    leaves it out when a hand (of a record written before it) has none."""
+    reached = replace(_check({"a": (10, 0), "b": (5, 0)}, 0, 0.01), reach=Reach((0.5, 0.8, 1.0), (0.6, 0.7)))
+    again = ChoiceCheck.from_dict(json.loads(json.dumps(reached.as_dict(digits=None))), Contract.GARDE, 1000)
+    assert again.reach == reached.reach
+    other = replace(reached, reach=Reach((1.0, 1.0, 1.0), (0.8, 0.9)))
+    summary = ChoicesCalibration("poignee", Rules(players=4), 0, 1000, 16, "m", [reached, other]).summary()
+    assert summary["recommendation_reach"] == {
+        "known": pytest.approx({"same": 0.75, "within_1se": 0.9, "within_2se": 1.0}),
+        "halves": pytest.approx({"deep_within_1se": 0.7, "default_within_1se": 0.8})}
+    older = replace(other, reach=None)
+    assert "recommendation_reach" not in ChoicesCalibration("poignee", Rules(players=4), 0, 1000, 16, "m",
+                                                             [reached, older]).summary()
+
+
 @pytest.mark.parametrize("bias, se, low, high", [
     (0.0, 0.001, 0.999, 1.0),         # unbiased, precise: every answer within
     (0.05, 0.001, 0.0, 0.001),        # biased beyond the tolerance: none
@@ -185,10 +235,13 @@ def test_the_command_runs_and_says_what_it_measured():
     hand = data["per_hand"][0]
     assert Hand.parse(hand["hand"]) == hands_for("poignee", Rules(players=4), 1, 4)[0][0]
     assert hand["alternatives"][0]["choice"] == hand["recommendation_default"]
-    assert {"share_within_3pp_expected", "share_recommendation_agrees"} <= set(data["summary"])
+    assert {"share_within_3pp_expected", "share_recommendation_agrees",
+            "recommendation_reach"} <= set(data["summary"])
+    assert set(hand["recommendation_reach"]) == {"known", "halves"}
     table = CliRunner().invoke(main, args)
     assert table.exit_code == 0, table.output
     assert "every probability expected within ±3 pp" in table.stdout and "recommendation: default" in table.stdout
+    assert "knowing deep search's expectations" in table.stdout
 
 
 def test_a_discard_check_judges_the_recommendation_only():

@@ -22,6 +22,14 @@ it would recommend: the command agrees when it picks the same, or one whose deep
 standard error of the deep choice's (their difference on the same deals). ``discard`` reports no
 probability: only its recommendation is judged, among the candidates it ranked first (a discard deep
 search would prefer outside them is not seen).
+
+That test has a reach of its own (``Reach``): where alternatives are worth nearly the same (two
+discards that differ by a small card), the deep choice is the best of noisy scores, and even a choice
+that knew deep search's expectations would fall beyond one standard error of it on some draws of the
+paired deals.  Each hand says how often such a choice passes (its deals resampled: an estimate from
+above, the sample's gaps being wider than the true ones), and how often deep search's own choice on
+half of the deals passes on the other half, beside the command's choice there (a chooser as strong as
+the judge, on the same footing as the command).
 """
 
 from __future__ import annotations
@@ -60,6 +68,8 @@ DEALS = 400         # paired deals a hand, each alternative played on all of the
 DISCARDS = 5        # discard: the command's best candidates that deep search plays
 DRAWS = 20_000      # normal draws a hand for the chance that its correlated answers are all within
 MAX_PAIRED_DEALS = 100_000      # each alternative's plays are kept deal by deal until the hand's check ends
+RESAMPLES = 400     # the test's reach: draws of a hand's paired deals (resamples, and splits in halves)
+DRAWN_SCORES = 2_000_000        # scores a batch of those draws holds at once (16 MB an array)
 TRUMPS = 22         # the trumps and the Excuse, which a poignée counts
 KIND = "calibrate-choices"      # a record's settings key (``analyzer.quality.run_record``)
 
@@ -94,6 +104,59 @@ class AlternativeCheck:
 
 
 @dataclass(frozen=True)
+class Reach:
+    """What the recommendation test lets through on one hand, from deep search's scores of its alternatives
+    on the paired deals (``recommendation_reach``): ``known``, the chances that a choice knowing deep search's
+    expectations is deep search's choice, within one and within ``NOISE_SES`` standard errors of it,
+    the paired deals resampled; ``halves``, the chances that deep search's choice on half of the deals,
+    and the command's choice, are within one standard error of deep search's choice on the other half."""
+    known: tuple[float, float, float]
+    halves: tuple[float, float]
+
+    def as_dict(self) -> dict:
+        return {"known": list(self.known), "halves": list(self.halves)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Reach":
+        return cls(tuple(data["known"]), tuple(data["halves"]))
+
+
+def recommendation_reach(deep: np.ndarray, chosen: int, seed: int, resamples: int = RESAMPLES) -> Reach | None:
+    """The recommendation test's reach on a hand (``Reach``): ``deep`` holds deep search's score of each
+    alternative (a column) on each paired deal (a row), ``chosen`` is the command's column.  Each draw
+    applies ``ChoiceCheck.within_ses``' test; None with fewer than 4 deals (no halves)."""
+    n, k = deep.shape
+    if n < 4:
+        return None
+    rng = np.random.default_rng(seed)
+    known = int(deep.mean(axis=0).argmax())
+    counts = np.zeros(5)
+    batch = max(1, DRAWN_SCORES // (n * k))
+    for start in range(0, resamples, batch):
+        size = min(batch, resamples - start)
+        sample = deep[rng.integers(0, n, (size, n))]
+        counts[0] += np.sum(sample.mean(axis=1).argmax(axis=1) == known)
+        counts[1] += _passes(sample, np.full(size, known), 1.0).sum()
+        counts[2] += _passes(sample, np.full(size, known), NOISE_SES).sum()
+        order = rng.random((size, n)).argsort(axis=1)
+        first, other = deep[order[:, :n // 2]], deep[order[:, n // 2:]]
+        counts[3] += _passes(other, first.mean(axis=1).argmax(axis=1), 1.0).sum()
+        counts[4] += _passes(other, np.full(size, chosen), 1.0).sum()
+    shares = [float(c / resamples) for c in counts]
+    return Reach(tuple(shares[:3]), tuple(shares[3:]))
+
+
+def _passes(judge: np.ndarray, choice: np.ndarray, ses: float) -> np.ndarray:
+    """Per draw (``judge``: draws x deals x alternatives, deep search's scores), whether ``choice`` is the
+    draw's best or within ``ses`` standard errors of it (``ChoiceCheck.within_ses``)."""
+    best = judge.mean(axis=1).argmax(axis=1)
+    rows = np.arange(len(judge))
+    cost = judge[rows, :, choice] - judge[rows, :, best]
+    se = cost.std(axis=1, ddof=1) / math.sqrt(judge.shape[1])
+    return (choice == best) | (-cost.mean(axis=1) <= ses * se)
+
+
+@dataclass(frozen=True)
 class ChoiceCheck:
     """One hand: the command's alternatives checked, best first as it ranked them, deep search's choice
     and what the command's choice costs in deep search's play (its score minus the deep choice's, on the
@@ -106,6 +169,7 @@ class ChoiceCheck:
     cost: Mean
     seconds: dict[str, float]
     correlation: np.ndarray        # of the success answers' errors (``error_correlation``), in the same order
+    reach: Reach | None = None         # the recommendation test's (None: a record written before it)
 
     @property
     def choice(self) -> str:
@@ -159,7 +223,8 @@ class ChoiceCheck:
                 "cost_in_deep_play": self.cost.mean, "cost_se": self.cost.se,
                 "recommendation_agrees": self.recommendation_agrees, "seconds": self.seconds,
                 "alternatives": [a.as_dict() for a in self.alternatives],
-                "error_correlation": correlation.tolist()}
+                "error_correlation": correlation.tolist(),
+                **({"recommendation_reach": self.reach.as_dict()} if self.reach else {})}
 
     @classmethod
     def from_dict(cls, data: dict, contract: Contract, deals: int) -> "ChoiceCheck":
@@ -175,7 +240,8 @@ class ChoiceCheck:
                              for a in data["alternatives"])
         return cls(Hand.parse(data["hand"]), Hand.parse(data["chien"]) if "chien" in data else None, alternatives,
                    data["recommendation_deep"], Mean(data["cost_in_deep_play"], data["cost_se"], deals),
-                   dict(data["seconds"]), np.array(data["error_correlation"], dtype=float))
+                   dict(data["seconds"]), np.array(data["error_correlation"], dtype=float),
+                   Reach.from_dict(data["recommendation_reach"]) if "recommendation_reach" in data else None)
 
 
 @dataclass(frozen=True)
@@ -208,6 +274,11 @@ class ChoicesCalibration:
                "cost_mean": sum(costs) / len(costs), "cost_worst": max(costs),
                "seconds": {key: {"mean": sum(h.seconds[key] for h in self.hands) / len(self.hands),
                                  "worst": max(h.seconds[key] for h in self.hands)} for key in self.hands[0].seconds}}
+        if all(h.reach for h in self.hands):
+            known = np.mean([h.reach.known for h in self.hands], axis=0).tolist()
+            halves = np.mean([h.reach.halves for h in self.hands], axis=0).tolist()
+            out["recommendation_reach"] = {"known": dict(zip(("same", "within_1se", "within_2se"), known)),
+                                           "halves": dict(zip(("deep_within_1se", "default_within_1se"), halves))}
         if self.hands[0].reports_probabilities:
             biases = {feature: bias_summary(self.biases(feature)) for feature in ("success", "chelem")}
             out.update(biases=biases, share_within_3pp_expected=self._expected_share(biases, "spread"),
@@ -315,7 +386,8 @@ def check_choices(question: str, hand: Hand, chien: Hand | None, rules: Rules, t
     cost = Mean.of(deep_scores[answers[0].label] - deep_scores[deep_choice])
     correlation = error_correlation([f[0][:, 1] for f in features.values()],
                                     [f[2][:, 1] for f in features.values()] if model.controlled else None)
-    return ChoiceCheck(hand, chien, checks, deep_choice, cost, seconds, correlation)
+    reach = recommendation_reach(np.stack([deep_scores[a.label] for a in answers], axis=1), 0, seed)
+    return ChoiceCheck(hand, chien, checks, deep_choice, cost, seconds, correlation, reach)
 
 
 def error_correlation(made: list[np.ndarray], controls: list[np.ndarray] | None) -> np.ndarray:
