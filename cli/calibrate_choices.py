@@ -101,6 +101,9 @@ def _table(result) -> None:
                    f"the default's costs {h.cost.mean:+.1f} ± {h.cost.se:.1f} points a deal in deep search's play, "
                    + ("within one se" if h.recommendation_agrees else "beyond one se"))
         click.echo(f"  recommendation: default {h.choice}, deep {h.deep_choice} ({verdict})")
+        if h.reach:
+            click.echo(f"  the test's reach here: a choice knowing deep search's expectations passes on "
+                       f"{h.reach.known[1]:.0%} of draws")
     s = result.summary()
     click.echo("")
     click.echo(f"summary over {n} hands")

@@ -241,7 +241,7 @@ def test_the_command_runs_and_says_what_it_measured():
     table = CliRunner().invoke(main, args)
     assert table.exit_code == 0, table.output
     assert "every probability expected within ±3 pp" in table.stdout and "recommendation: default" in table.stdout
-    assert "knowing deep search's expectations" in table.stdout
+    assert "knowing deep search's expectations" in table.stdout and "the test's reach here" in table.stdout
 
 
 def test_a_discard_check_judges_the_recommendation_only():
