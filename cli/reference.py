@@ -17,8 +17,8 @@ def reference() -> str:
     parts = ["# Command-line reference", "",
              "Generated from `--help` by `python -m cli.reference > docs/cli.md`; do not edit by hand.", "",
              "```text", main.get_help(ctx), "```", ""]
-    for name in sorted(main.commands):
-        parts += _command_help(main.commands[name], name, ctx)
+    for name in main.list_commands(ctx):
+        parts += _command_help(main.get_command(ctx, name), name, ctx)
     return "\n".join(parts)
 
 

@@ -56,3 +56,24 @@ def test_the_command_line_starts_without_pandas_or_matplotlib():
     code = "import sys, cli.main; print(sorted({'pandas', 'matplotlib', 'pyarrow', 'dask'} & set(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_every_command_loads_under_its_own_name():
+    import click
+
+    from cli.main import COMMANDS, main
+    ctx = click.Context(main, info_name="tarot-analyzer")
+    assert main.list_commands(ctx) == sorted(COMMANDS)
+    for name in COMMANDS:
+        command = main.get_command(ctx, name)
+        assert isinstance(command, click.Command) and command.name == name, name
+    assert main.get_command(ctx, "no-such-command") is None
+
+
+def test_a_command_loads_only_its_own_module():
+    # Lazy loading (cli.main.COMMANDS): `bid` does not wait for the imports of calibrate, analyze or
+    # the records' commands.
+    code = ("import sys, click, cli.main; m = cli.main.main; m.get_command(click.Context(m), 'bid'); "
+            "print(sorted(n for n in sys.modules if n.startswith('cli.')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['cli.advice', 'cli.main', 'cli.options', 'cli.progress']", out.stdout
