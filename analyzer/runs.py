@@ -68,7 +68,14 @@ MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; 
 # control variate (below): a 5-player odds or bid 9.5 s at worst.  A searched contract's run stops at
 # MIXED_PRECISION times the precision asked (a searched deal costs some thousand heuristic playouts; to
 # +-0.025 by default, the default's own noise alone puts some gap beyond +-3 pp on 1.3 to 2.9% of the
-# calibration's hands, 4 to 6% to +-0.03; to +-0.02 a 5-player command took up to 10 s).
+# calibration's hands, 4 to 6% to +-0.03; to +-0.02 a 5-player command took up to 10 s).  odds' and bid's
+# contracts run to ODDS_PRECISION times it by player count (``analyzer.advice.odds.contract_model``): at 5
+# players the three searched contracts' answers are alike in their noise (at 3 and 4 players Garde sans'
+# and contre's narrower than Prise's), so their noise is what the share within +-3 pp leans on there,
+# 95.7% expected at +-0.025 and 97.8% at +-0.0225, an odds 5.8 s on average and 8.4 at worst instead of
+# 4.6 and 6.6 (docs/performance.md, "At 5 players, odds and bid to +-0.0225").  Not near a chelem, whose
+# search is the slowest (an odds 9.2 s instead of 7.4), nor the taker's choices: `call`'s four Kings
+# take 10 s on its slowest hands already.
 MIXED = "mixed"
 MIXED_SEARCH = "pimc-prior"
 # Where a chelem's announcement is the question (``chelem``) or a chelem is in sight (the heuristic takes one,
@@ -79,6 +86,7 @@ MIXED_SEARCH = "pimc-prior"
 CHELEM_SEARCH = "pimc-chelem"
 MIXED_WORLDS: dict[int, tuple[int, int]] = {3: (6, 6), 4: (12, 4), 5: (8, 8)}
 MIXED_PRECISION = 2.5
+ODDS_PRECISION: dict[int, float] = {3: MIXED_PRECISION, 4: MIXED_PRECISION, 5: 2.25}
 # A pass's worlds by player count (None: the heuristic plays the deals where the hand passes).  At 3
 # players the heuristic's defence, when the hand passes and another seat takes, loses more than deep
 # search's: passing was worth about 10 points less by it on hands where Prise is marginal, and the
@@ -152,13 +160,14 @@ class Settings:
         give the same results for the heuristic, so that a first run compiles one driver, not both."""
         return self.searches or self.policy == MIXED
 
-    def for_contract(self, contract: Contract | None, players: int, chelem: bool = False) -> "Settings":
+    def for_contract(self, contract: Contract | None, players: int, chelem: bool = False,
+                     scale: float | None = None) -> "Settings":
         """The settings a run of ``contract`` (None: the hand passes) at ``players`` players plays with:
         these, except under the mixed model, where a contract is searched with its worlds per decision in
-        ``mixed_worlds`` (to ``MIXED_PRECISION`` times the precision asked, the heuristic's play a control
-        variate; by ``CHELEM_SEARCH`` when ``chelem``: the question being a chelem's announcement, or a
-        chelem in sight, ``analyzer.advice.odds.chelem_in_sight``), and a pass too where ``MIXED_PASS_WORLDS``
-        gives it worlds, else played by the heuristic."""
+        ``mixed_worlds`` (to ``scale`` times the precision asked, by default ``MIXED_PRECISION``; the
+        heuristic's play a control variate; by ``CHELEM_SEARCH`` when ``chelem``: the question being a
+        chelem's announcement, or a chelem in sight, ``analyzer.advice.odds.chelem_in_sight``), and a pass
+        too where ``MIXED_PASS_WORLDS`` gives it worlds, else played by the heuristic."""
         if self.policy != MIXED:
             return self
         worlds = MIXED_PASS_WORLDS[players] if contract is None else \
@@ -167,7 +176,7 @@ class Settings:
             return self.with_(policy="heuristic", mixed_worlds=None)
         search = CHELEM_SEARCH if chelem and contract is not None else MIXED_SEARCH
         return self.with_(policy=search, worlds=worlds, control=True, mixed_worlds=None,
-                          precision=min(0.5, self.precision * MIXED_PRECISION))
+                          precision=min(0.5, self.precision * (MIXED_PRECISION if scale is None else scale)))
 
     @property
     def controlled(self) -> bool:

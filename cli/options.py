@@ -12,8 +12,8 @@ import numpy as np
 from analyzer.advice.odds import CHELEM_SIGHT
 from analyzer.errors import TarotError
 from analyzer.rules import Rules
-from analyzer.runs import (CHELEM_WORLDS, MAX_DEALS, MAX_WORLDS, MIXED, MIXED_PRECISION, MIXED_WORLDS, PIMC_WORLDS,
-                          Settings, mixed_play_model)
+from analyzer.runs import (CHELEM_WORLDS, MAX_DEALS, MAX_WORLDS, MIXED, MIXED_PRECISION, MIXED_WORLDS, ODDS_PRECISION,
+                          PIMC_WORLDS, Settings, mixed_play_model)
 
 players_option = click.option("--players", type=click.Choice(["3", "4", "5"]), default="4", show_default=True,
                               help="Number of players.")
@@ -27,7 +27,11 @@ policy_option = click.option("--policy", type=click.Choice(["mixed", "heuristic"
                                   + f"; a hand whose heuristic play takes every trick at prise on {CHELEM_SIGHT:.0%} "
                                   f"of deals or more has its taker's side search at least {CHELEM_WORLDS} worlds a "
                                   "decision until its chelem is lost"
-                                  + f"; whatever --worlds, to {MIXED_PRECISION:g} times --precision, the "
+                                  + f"; whatever --worlds, to {MIXED_PRECISION:g} times --precision"
+                                  + "".join(f" (odds' and bid's contracts at {p} players {scale:g} times, but "
+                                            "near a chelem)"
+                                            for p, scale in ODDS_PRECISION.items() if scale != MIXED_PRECISION)
+                                  + ", the "
                                   "heuristic's play of the same deals a control variate: seconds); heuristic plays "
                                   "every contract "
                                   "at once (under a second, rougher); pimc searches every card (minutes).")

@@ -9,11 +9,13 @@ from click.testing import CliRunner
 
 from analyzer.advice.bid import OptionRun, bid_advice
 from analyzer.advice.discard import SEARCHED, SEARCHED_DEALS, best_discards, discard_play, search_stage
-from analyzer.advice.odds import contract_odds
+from analyzer.advice.choices import call_options, compared_model
+from analyzer.advice.odds import contract_model, contract_odds
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
-from analyzer.runs import (BEHIND_Z, MIXED_PASS_WORLDS, MIXED_PRECISION, MIXED_SEARCH, MIXED_WORLDS, POLICY_IDS,
+from analyzer.runs import (BEHIND_Z, MIXED_PASS_WORLDS, MIXED_PRECISION, MIXED_SEARCH, MIXED_WORLDS, ODDS_PRECISION,
+                           POLICY_IDS,
                            Settings, Stopped)
 from analyzer.stats import Moments
 from cli.main import main
@@ -108,13 +110,28 @@ def test_mixed_odds_stop_each_group_of_contracts_at_its_own_precision():
 
 @pytest.mark.parametrize("players,hand", [(4, HAND), (5, HAND_5)])
 def test_the_searched_contracts_run_to_their_multiple_of_the_precision_asked(players, hand):
-    """A search runs to MIXED_PRECISION times the precision asked, so that its own noise seldom puts a gap
-    beyond +-3 pp; the control run to half of that, its deals the most of the command's."""
+    """A search runs to ODDS_PRECISION times the precision asked (by player count), so that its own noise
+    seldom puts a gap beyond +-3 pp; the control run to half of that, its deals the most of the command's."""
     mixed = contract_odds(hand, Rules(players), 0, Settings(policy="mixed", precision=0.03, seed=2))
     for o in mixed.contracts:
         low, high = o.success.wilson()
-        assert (high - low) / 2 <= 0.03 * MIXED_PRECISION
+        assert (high - low) / 2 <= 0.03 * ODDS_PRECISION[players]
     assert mixed.searched_deals < mixed.deals == mixed.control_deals
+
+
+def test_odds_and_bid_run_to_their_own_multiple_of_the_precision():
+    """odds' and bid's searched contracts run to ODDS_PRECISION's multiple for the player count (at 5
+    players tighter than the search's own MIXED_PRECISION), but near a chelem; the taker's choices (call)
+    to MIXED_PRECISION's."""
+    mixed = Settings(policy="mixed", precision=0.02)
+    assert ODDS_PRECISION[5] < MIXED_PRECISION == ODDS_PRECISION[3] == ODDS_PRECISION[4]
+    for players in (3, 4, 5):
+        run = contract_model(mixed, Contract.GARDE, players, sight=False)
+        assert run.precision == pytest.approx(0.02 * ODDS_PRECISION[players])
+        assert contract_model(mixed, Contract.GARDE, players, sight=True).precision == pytest.approx(0.02 * 2.5)
+        assert contract_model(mixed, None, players, sight=False) == mixed.for_contract(None, players)
+    called = compared_model(mixed, HAND_5, 0, Rules(5), Contract.GARDE, call_options(HAND_5))
+    assert called.precision == pytest.approx(0.02 * MIXED_PRECISION)
 
 
 def test_progress_counts_rise_across_the_groups():
@@ -159,7 +176,7 @@ def test_mixed_bid_compares_a_searched_option_on_the_searched_deals(hand, rules)
             assert got.score.n == mixed.deals
         elif got.score.n < mixed.searched_deals:
             assert got.vs_best.mean < -BEHIND_Z * got.vs_best.se
-            assert got.success.half_width <= 0.05 * MIXED_PRECISION
+            assert got.success.half_width <= 0.05 * ODDS_PRECISION[rules.players]
         else:
             assert got.score.n == mixed.searched_deals
         if got is not best:
@@ -209,7 +226,7 @@ def test_a_searched_option_clearly_behind_stops_being_played(monkeypatch):
     ids = {o.bid: 0 if o.bid is None else int(o.bid) for o in advice.options}
     stopped = [o for o in advice.options if o.score.n < advice.searched_deals]
     assert Contract.PRISE in {o.bid for o in stopped} and advice.recommendation.bid == Contract.GARDE  # Garde goes on
-    assert all(o.success.half_width <= 0.03 * MIXED_PRECISION for o in stopped)
+    assert all(o.success.half_width <= 0.03 * ODDS_PRECISION[3] for o in stopped)
     for o in advice.options:
         assert played[ids[o.bid]] == o.score.n
 

@@ -32,7 +32,7 @@ import numpy as np
 
 from analyzer.advice.auction import (BID_NOISE, AuctionWeights, ThinnedDeals, bid_token, check_bids, check_noise,
                                      earlier_ids)
-from analyzer.advice.odds import capped, chelem_in_sight, control_features, fixed_hand, garde_beside
+from analyzer.advice.odds import capped, chelem_in_sight, contract_model, control_features, fixed_hand, garde_beside
 from analyzer.baselines import method_id
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
@@ -131,7 +131,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     flags = rules_flags(rules)
     weighted = condition and seat > 0
     sight = chelem_in_sight(hand, seat, rules, settings)
-    played = [settings.for_contract(o, rules.players, chelem=sight) for o in options]
+    played = [contract_model(settings, o, rules.players, sight) for o in options]
     policies = [np.full(rules.players, POLICY_IDS[p.policy], dtype=np.int64) for p in played]
     batch = K.bid_batch if settings.may_search else K.bid_batch_no_search     # one driver for every option
 

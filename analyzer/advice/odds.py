@@ -29,7 +29,7 @@ from analyzer.advice.auction import BID_NOISE, AuctionWeights, ThinnedDeals, bid
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.rules import TARGET_HALF_POINTS, Contract, Rules
-from analyzer.runs import MIXED, PIMC_WORLDS, POLICY_IDS, Settings, run_in_chunks, searching
+from analyzer.runs import MIXED, ODDS_PRECISION, PIMC_WORLDS, POLICY_IDS, Settings, run_in_chunks, searching
 from analyzer.simulate import rules_flags
 from analyzer.stats import ControlMeans, Mean, Moments, Proportion, WeightedProportion
 from kernels import playout as K
@@ -151,6 +151,13 @@ def chelem_in_sight(hand: Hand, seat: int, rules: Rules, settings: Settings) -> 
     return bool(np.isin(rows[:, K.R_CHELEM], CHELEM_OUTCOMES).mean() >= CHELEM_SIGHT)
 
 
+def contract_model(settings: Settings, contract: Contract | None, players: int, sight: bool) -> Settings:
+    """The settings ``odds`` and ``bid`` play ``contract`` (None: a pass) with (``Settings.for_contract``):
+    searched to ``ODDS_PRECISION``'s multiple of the precision for ``players``, but with a chelem in
+    ``sight`` (the chelem search, to ``MIXED_PRECISION``'s)."""
+    return settings.for_contract(contract, players, chelem=sight, scale=None if sight else ODDS_PRECISION[players])
+
+
 def garde_beside(contract: Contract | None, among: list[Contract | None]) -> Contract | None:
     """Garde, when ``contract`` is Prise and Garde is ``among`` the contracts run with it: one play scores
     both (they are played alike, ``kernels.playout.score_again``), Prise's play scored as Garde too."""
@@ -262,7 +269,7 @@ def contract_odds(hand: Hand, rules: Rules, seat: int = 0, settings: Settings = 
     groups: dict[Settings, list[Contract]] = {}
     sight = chelem_in_sight(hand, seat, rules, settings)
     for contract in takes:
-        groups.setdefault(settings.for_contract(contract, rules.players, chelem=sight), []).append(contract)
+        groups.setdefault(contract_model(settings, contract, rules.players, sight), []).append(contract)
     odds: dict[Contract, ContractOdds] = {}
     deals = searched = simulated = control = 0
     effective = None
