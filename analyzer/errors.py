@@ -1,4 +1,5 @@
-"""Typed errors.  Each subclasses ``ValueError`` and its message names the bad token or option."""
+"""Typed errors.  Each subclasses ``ValueError`` and its message names the bad token or option; and the one
+warning an answer can carry (``PrecisionNotReached``)."""
 
 SHOWN_CHARACTERS = 20
 
@@ -62,3 +63,7 @@ class IllegalActionError(TarotError):
 
 class SizeLimitError(TarotError):
     """A run asked for more deals or hands than the analyzer holds in memory (the bounds are in --help)."""
+
+
+class PrecisionNotReached(UserWarning):
+    """A run asked to reach a precision stopped at its deal limit first (the answer stands, less sure)."""

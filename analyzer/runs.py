@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Iterator
 import numba
 import numpy as np
 
-from analyzer.errors import TarotError
+from analyzer.errors import PrecisionNotReached, TarotError
 from analyzer.rules import Contract
 from analyzer.stats import Mean, Moments
 from kernels.pimc import CHELEM_WORLDS, PIMC_CHELEM, PIMC_PRIOR, PIMC_UNIFORM, is_search
@@ -241,10 +241,6 @@ def searching(policies: np.ndarray) -> bool:
     """Whether some seat of ``policies`` (policy ids) decides by search: the batch drivers are then
     run with the search compiled in, else without it (``kernels.pimc.play_deal``)."""
     return any(is_search(int(p)) for p in policies)
-
-
-class PrecisionNotReached(UserWarning):
-    """A run asked to reach a precision stopped at its deal limit first (the answer stands, less sure)."""
 
 
 @contextmanager

@@ -22,8 +22,9 @@ from analyzer.notation import format_cards
 from analyzer.quality.bidcheck import MAX_HANDS, check_bidding
 from analyzer.rules import Contract, PoigneeLevel
 from analyzer.runs import MAX_DEALS
-from cli.options import (echo_json, finite_number, format_option, jobs_option, players_option, quiet_option,
-                         rules_from, seed_option, settings_options, variant_option)
+from cli.options import (echo_json, finite_number, format_option, jobs_option, players_option, quiet_option, rules_from,
+                         seed_option, variant_option)
+from cli.simulation_options import settings_options
 from cli.progress import Progress, compile_notice
 
 

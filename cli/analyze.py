@@ -13,8 +13,8 @@ from analyzer.coach.deal import analyze_record
 from analyzer.coach.html import report_page
 from analyzer.records import RecordError
 from analyzer.runs import Settings
-from cli.options import (format_option, json_text, jobs_option, play_policy_option, quiet_option, seed_option,
-                         worlds_option)
+from cli.options import format_option, json_text, jobs_option, quiet_option, seed_option
+from cli.simulation_options import play_policy_option, worlds_option
 from cli.progress import Progress
 from cli.record import load_checked
 

@@ -11,9 +11,9 @@ from analyzer.quality import paired as paired_measure
 from analyzer.quality.calibrate import (DEEP_DEALS, DEEP_SEED, DEEP_WORLDS, MAX_HANDS, NOISE_SES, STREAMS, TOLERANCE,
                                         calibrate)
 from analyzer.runs import MAX_DEALS, MAX_WORLDS, Settings
-from cli.options import (check_resume, echo_json, finite_number, format_option, jobs_option, mixed_worlds_option,
-                         players_option, quiet_option, record_option, resume_option, rules_from, seed_option,
-                         variant_option, with_mixed_worlds)
+from cli.options import (check_resume, echo_json, finite_number, format_option, jobs_option, players_option,
+                         quiet_option, record_option, resume_option, rules_from, seed_option, variant_option)
+from cli.simulation_options import mixed_worlds_option, with_mixed_worlds
 from cli.progress import Progress
 
 CSV_COLUMNS = ["hand_index", "hand", "contract", "p_default", "se_default", "p_deep", "se_deep", "gap", "gap_se",

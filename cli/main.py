@@ -9,8 +9,7 @@ import warnings
 import click
 
 from analyzer import __version__
-from analyzer.errors import TarotError
-from analyzer.runs import PrecisionNotReached
+from analyzer.errors import PrecisionNotReached, TarotError
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 

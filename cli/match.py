@@ -7,8 +7,9 @@ import click
 from analyzer.baselines import METHODS
 from analyzer.quality.match import MAX_DEALS, POLICY_IDS, run_match
 from analyzer.runs import MAX_ROLLOUTS, PIMC_ROLLOUTS
-from cli.options import (echo_json, format_option, jobs_option, players_option, quiet_option, rules_from,
-                         seed_option, variant_option, worlds_option)
+from cli.options import (echo_json, format_option, jobs_option, players_option, quiet_option, rules_from, seed_option,
+                         variant_option)
+from cli.simulation_options import worlds_option
 from cli.progress import Progress
 
 POLICY = click.Choice(list(POLICY_IDS))

@@ -9,8 +9,8 @@ import click
 from analyzer.baselines import METHODS
 from analyzer.records import records_to_json
 from analyzer.records.simulate import PLAY_POLICIES, simulate_records
-from cli.options import (echo_json, jobs_option, players_option, quiet_option, rules_from, seed_option,
-                         variant_option, worlds_option)
+from cli.options import echo_json, jobs_option, players_option, quiet_option, rules_from, seed_option, variant_option
+from cli.simulation_options import worlds_option
 from cli.progress import Progress
 
 

@@ -76,4 +76,14 @@ def test_a_command_loads_only_its_own_module():
     code = ("import sys, click, cli.main; m = cli.main.main; m.get_command(click.Context(m), 'bid'); "
             "print(sorted(n for n in sys.modules if n.startswith('cli.')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "['cli.advice', 'cli.main', 'cli.options', 'cli.progress']", out.stdout
+    loaded = "['cli.advice', 'cli.main', 'cli.options', 'cli.progress', 'cli.simulation_options']"
+    assert out.stdout.strip() == loaded, out.stdout
+
+
+def test_a_command_that_simulates_nothing_starts_without_numba():
+    # score checks and scores a summary: neither it nor the group imports Numba (about 0.3 s of a start);
+    # the simulations' options live apart (cli.simulation_options).
+    code = ("import sys, click, cli.main; m = cli.main.main; m.get_command(click.Context(m), 'score'); "
+            "print('numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False", out.stdout

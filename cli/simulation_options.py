@@ -1,0 +1,102 @@
+"""The simulation settings' options (--policy, --worlds, --mixed-worlds, --deals, --precision, …): their help
+names the play models and defaults of ``analyzer.runs``, whose import loads Numba, so they live apart from
+``cli.options`` and only the commands that simulate import them."""
+
+from __future__ import annotations
+
+import functools
+
+import click
+
+from analyzer.advice.odds import CHELEM_SIGHT
+from analyzer.errors import TarotError
+from analyzer.runs import (CHELEM_WORLDS, MAX_DEALS, MAX_WORLDS, MIXED, MIXED_PRECISION, MIXED_WORLDS, ODDS_PRECISION,
+                          PIMC_WORLDS, Settings, mixed_play_model)
+from cli.options import finite_number, jobs_option, seed_option
+
+policy_option = click.option("--policy", type=click.Choice(["mixed", "heuristic", "pimc", "random"]),
+                             default=MIXED, show_default=True,
+                             help="How the simulated seats play their cards: mixed searches the contracts the "
+                                  "heuristic misses and plays the others by it ("
+                                  + "; ".join(f"at {p} players {mixed_play_model(p)}" for p in (3, 4, 5))
+                                  + f"; a hand whose heuristic play takes every trick at prise on {CHELEM_SIGHT:.0%} "
+                                  f"of deals or more has its taker's side search at least {CHELEM_WORLDS} worlds a "
+                                  "decision until its chelem is lost"
+                                  + f"; whatever --worlds, to {MIXED_PRECISION:g} times --precision"
+                                  + "".join(f" (odds' and bid's contracts at {p} players {scale:g} times, but "
+                                            "near a chelem)"
+                                            for p, scale in ODDS_PRECISION.items() if scale != MIXED_PRECISION)
+                                  + ", the "
+                                  "heuristic's play of the same deals a control variate: seconds); heuristic plays "
+                                  "every contract "
+                                  "at once (under a second, rougher); pimc searches every card (minutes).")
+# analyze judges one deal's play, whose contract is known: one policy for all of it.
+play_policy_option = click.option("--policy", type=click.Choice(["heuristic", "pimc", "random"]), default="heuristic",
+                                  show_default=True, help="How the simulated seats play their cards.")
+worlds_option = click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), default=PIMC_WORLDS, show_default=True,
+                             help="PIMC: the most worlds sampled per decision (pimc stops sooner once one card "
+                                  "is clearly best; more: stronger play, slower).")
+
+
+def mixed_worlds(ctx, param, value):
+    """Click callback: "N" or "N,M" as (N, N) or (N, M) (None stays None; ``Settings`` checks the range)."""
+    if value is None:
+        return None
+    parts = value.split(",")
+    if len(parts) > 2 or not all(p.strip().isdecimal() for p in parts):
+        raise click.BadParameter(f"{value!r} is not N or N,M (worlds per decision)", param=param)
+    return int(parts[0]), int(parts[-1])
+
+
+mixed_worlds_option = click.option(
+    "--mixed-worlds", type=str, metavar="N[,M]", callback=mixed_worlds,
+    help="With --policy mixed: its search's worlds per decision for prise and garde (N) and for garde sans and "
+         "garde contre (M, else N); by default " + "; ".join(f"{a},{b} at {p} players"
+                                                           for p, (a, b) in MIXED_WORLDS.items())
+         + ". More: closer to deep search, slower.")
+
+
+def with_mixed_worlds(settings: Settings, worlds: tuple[int, int] | None) -> Settings:
+    """``settings`` with the mixed model's ``worlds`` (None: its defaults); what ``Settings`` refuses (worlds
+    out of range, a policy other than mixed) is refused naming the option."""
+    if worlds is None:
+        return settings
+    try:
+        return settings.with_(mixed_worlds=worlds)
+    except TarotError as exc:
+        raise click.BadParameter(str(exc), param_hint="--mixed-worlds") from None
+
+
+def settings_options(fixed_deals: int | None = None, max_fixed: int = MAX_DEALS, mixed: bool = True):
+    """The simulation settings' options (--policy, --worlds, --mixed-worlds, --deals, --precision, --max-deals,
+    --seed, --jobs), given to the command as one ``settings`` argument (``analyzer.runs.Settings``).  With
+    ``fixed_deals``, runs have a fixed number of deals (that default, at most ``max_fixed``) and no
+    precision target; without ``mixed``, no --mixed-worlds (a command whose mixed model searches nothing)."""
+    if fixed_deals is None:
+        sizes = [
+            click.option("--deals", type=click.IntRange(1, MAX_DEALS),
+                         help="A fixed number of deals (else --precision)."),
+            click.option("--precision", type=click.FloatRange(0.001, 0.5), default=0.01, show_default=True,
+                         callback=finite_number, help="Run until every probability's 95% half-width is at most this."),
+            click.option("--max-deals", type=click.IntRange(1, MAX_DEALS), default=200_000, show_default=True,
+                         help="Upper bound on deals with --precision."),
+        ]
+    else:
+        sizes = [click.option("--deals", type=click.IntRange(10, max_fixed), default=fixed_deals, show_default=True,
+                              help="Deals each alternative is played on (the same deals for all).")]
+    options = [policy_option, worlds_option, *([mixed_worlds_option] if mixed else []), *sizes, seed_option,
+               jobs_option]
+
+    def decorate(fn):
+        @functools.wraps(fn)
+        def command(*args, policy, worlds, deals, seed, jobs, precision=0.01, max_deals=200_000, mixed_worlds=None,
+                    **kwargs):
+            settings = Settings(policy=policy, worlds=worlds, deals=deals, precision=precision, max_deals=max_deals,
+                                seed=seed, jobs=jobs)
+            return fn(*args, settings=with_mixed_worlds(settings, mixed_worlds), **kwargs)
+
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
