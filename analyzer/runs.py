@@ -72,7 +72,7 @@ MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; 
 # contracts run to ODDS_PRECISION times it by player count (``analyzer.advice.odds.contract_model``): at 5
 # players the three searched contracts' answers are alike in their noise (at 3 and 4 players Garde sans'
 # and contre's narrower than Prise's), so their noise is what the share within +-3 pp leans on there,
-# 95.7% expected at +-0.025 and 97.8% at +-0.0225, an odds 5.8 s on average and 8.4 at worst instead of
+# 95.3% expected at +-0.025 and 97.5% at +-0.0225, an odds 5.8 s on average and 8.4 at worst instead of
 # 4.6 and 6.6 (docs/performance.md, "At 5 players, odds and bid to +-0.0225").  Not near a chelem, whose
 # search is the slowest (an odds 9.2 s instead of 7.4), nor the taker's choices: `call`'s four Kings
 # take 10 s on its slowest hands already.
