@@ -65,6 +65,10 @@ class OneLineErrorGroup(click.Group):
                 warnings.simplefilter("always", PrecisionNotReached)
                 warnings.showwarning = _one_line_warning
                 code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            # A group without its subcommand (``record``): its help, as for the program without arguments.
+            click.echo(exc.ctx.get_help())
+            sys.exit(0)
         except click.ClickException as exc:
             click.echo(f"Error: {_one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
