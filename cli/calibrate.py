@@ -52,6 +52,11 @@ PAIRED_COLUMNS = ["bias", "bias_se", "bias_deals"]     # with --paired
                    f"DEALS deals, {paired_measure.STEP} a round, until the difference's standard error is "
                    f"{paired_measure.RATIO:g} times the answer's): each contract's bias, measured closely, and the "
                    "share of hands whose every answer is expected within ±3 pp of deep search's expectation.")
+@click.option("--biases-from", type=click.Path(dir_okay=False), metavar="RECORD",
+              help="Take each hand's biases from RECORD (a --record of a --paired run with the same --players, "
+                   "--seed, variants and play model) instead of measuring them: the share of hands whose every "
+                   "answer is expected within ±3 pp of deep search's expectation, for these answers (another "
+                   "--precision, say), in the time of the answers alone.")
 @jobs_option
 @click.option("--workers", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Hands checked at once, each in a process of its own with --jobs threads (default then 1): "
@@ -62,7 +67,7 @@ PAIRED_COLUMNS = ["bias", "bias_se", "bias_deals"]     # with --paired
 @format_option("table", "json", "csv")
 @click.pass_context
 def calibrate_command(ctx, players, hands, seed, worlds, deals, policy, tested_worlds, mixed_worlds, precision, record,
-                      resume, deep_from, paired, jobs, workers, variants, quiet, fmt) -> None:
+                      resume, deep_from, paired, biases_from, jobs, workers, variants, quiet, fmt) -> None:
     """The default answers of odds and bid against deep search (PIMC) on random hands.
 
     For each of --hands random hands of seat 1 (dealt from --seed), each contract's probability of
@@ -86,8 +91,11 @@ def calibrate_command(ctx, players, hands, seed, worlds, deals, policy, tested_w
     A hundred hands take hours: with --record FILE each hand is kept as it ends, and the same command
     with --resume goes on where it stopped (or grows the run with a larger --hands); --workers checks
     several hands at once; --deep-from takes the deep answers of such a record, so that other settings
-    are judged in the time of their own answers."""
+    are judged in the time of their own answers, and --biases-from the biases of a --paired one."""
     check_resume(record, resume)
+    if paired and biases_from:
+        raise click.BadParameter(f"--paired measures the biases that --biases-from {biases_from} takes: ask for one",
+                                 param_hint="--paired")
     for name, flag in (("worlds", "--deep-worlds"), ("deals", "--deep-deals")):
         if deep_from and ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT:
             raise click.BadParameter(f"the deep answers come from --deep-from {deep_from}, with its own settings",
@@ -96,13 +104,14 @@ def calibrate_command(ctx, players, hands, seed, worlds, deals, policy, tested_w
     tested = with_mixed_worlds(Settings(policy=policy, worlds=tested_worlds, precision=precision), mixed_worlds)
     with Progress("calibrating", quiet, unit="hands") as bar:
         result = calibrate(rules.players, hands, seed, worlds, deals, jobs, progress=bar, rules=rules, tested=tested,
-                           record=record, resume=resume, workers=workers, deep_from=deep_from, paired=paired)
+                           record=record, resume=resume, workers=workers, deep_from=deep_from, paired=paired,
+                           biases_from=biases_from)
     if fmt == "json":
         echo_json(result.as_dict())
         return
     if fmt == "csv":
         buf = io.StringIO()
-        writer = csv.DictWriter(buf, fieldnames=CSV_COLUMNS + (PAIRED_COLUMNS if paired else []),
+        writer = csv.DictWriter(buf, fieldnames=CSV_COLUMNS + (PAIRED_COLUMNS if result.paired else []),
                                 lineterminator="\n")
         writer.writeheader()
         for i, h in enumerate(result.hands, 1):
@@ -178,13 +187,14 @@ def _table(result) -> None:
             click.echo(f"    the default's own noise alone {s['share_within_3pp_default_noise']:.0%}: "
                        "the same, deep search's value exact)")
     if result.paired:
-        _paired_summary(s, n)
+        _paired_summary(s, n, result.biases_from)
     click.echo("  seconds per command: " + ", ".join(f"{k} {v:.2f}" for k, v in s["seconds_per_command"].items()))
 
 
-def _paired_summary(s: dict, n: int) -> None:
+def _paired_summary(s: dict, n: int, taken_from: str | None) -> None:
     click.echo("")
-    click.echo("paired: the default's play minus deep search's on the same deals (percentage points)")
+    click.echo("paired: the default's play minus deep search's on the same deals (percentage points)"
+               + (f", taken from {taken_from}" if taken_from else ""))
     echo_biases("contract", s["biases"], n, deals=True)
     click.echo(f"  every answer within ±{TOLERANCE * 100:g} pp of deep search's expectation, share of the {n} hands:")
     if n > 1:

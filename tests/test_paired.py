@@ -188,3 +188,50 @@ def test_a_record_keeps_the_biases_and_refuses_other_paired_settings(tmp_path):
 @pytest.mark.parametrize("value", ["5", "x", "0"])
 def test_bad_paired_is_one_line(value):
     assert_one_error_line(CliRunner().invoke(main, ["calibrate", "--paired", value]), "--paired")
+
+
+@pytest.fixture(scope="module")
+def paired_record(tmp_path_factory) -> str:
+    record = tmp_path_factory.mktemp("paired") / "paired.jsonl"
+    result = CliRunner().invoke(main, [*TINY, "--paired", "20", "--record", str(record)])
+    assert result.exit_code == 0, result.output
+    return str(record)
+
+
+def test_biases_taken_from_a_paired_record_judge_other_answers_without_measuring(paired_record, monkeypatch):
+    """--biases-from: the record's biases, this run's answers (their own standard errors): the share
+    expected within ±3 pp as a run measuring both would give it, without playing the paired deals."""
+    import analyzer.quality.calibrate as module
+    monkeypatch.setattr(module, "measure_biases", lambda *a: pytest.fail("measured again"))
+    result = CliRunner().invoke(main, [*TINY, "--precision", "0.03", "--biases-from", paired_record,
+                                       "--format", "json"])
+    assert result.exit_code == 0, result.output
+    taken = json.loads(result.stdout)
+    _, held, _ = module.read_record(__import__("pathlib").Path(paired_record))
+    assert taken["paired"]["taken_from"] == paired_record and taken["paired"]["most_deals"] == 20
+    for i, hand in enumerate(taken["per_hand"]):
+        assert hand["paired"] == [b.as_dict() for b in held[i].biases]
+    checks = [module.HandCheck.from_dict(h, (None, None)) for h in taken["per_hand"]]
+    want = calibration_of(checks).paired_summary()
+    assert taken["summary"]["share_within_3pp_expected"] == pytest.approx(want["share_within_3pp_expected"])
+    assert [h["contracts"][0]["se_default"] for h in taken["per_hand"]] != \
+        [held[i].gaps[0].default.se for i in range(2)]                # this run's answers, not the record's
+
+
+@pytest.mark.parametrize("args,word", [
+    (["--paired", "20"], "--paired"), (["--seed", "4"], "seed 3, here 4"),
+    (["--policy", "mixed"], "tested.policy heuristic, here mixed"), (["--hands", "3"], "no biases for hand 3"),
+])
+def test_biases_from_a_record_that_does_not_fit_are_refused(paired_record, args, word):
+    invoked = [*TINY, "--biases-from", paired_record, *args]
+    if "--hands" in args:
+        invoked[invoked.index("--hands") + 1] = args[-1]
+        invoked = invoked[:-2]
+    assert_one_error_line(CliRunner().invoke(main, invoked), word)
+
+
+def test_biases_from_a_record_without_them_are_refused(tmp_path):
+    record = tmp_path / "plain.jsonl"
+    assert CliRunner().invoke(main, [*TINY, "--hands", "1", "--record", str(record)]).exit_code == 0
+    assert_one_error_line(CliRunner().invoke(main, [*TINY, "--hands", "1", "--biases-from", str(record)]),
+                          "no paired biases")

@@ -233,6 +233,7 @@ class Calibration:
     deep_from: str | None = None       # the record the deep answers were taken from, if any
     deep_streams: str = STREAMS        # "shared": that record's deep runs had one seed for every hand
     paired: int | None = None          # the most deals of each contract's paired measure (None: not measured)
+    biases_from: str | None = None     # the record the paired biases were taken from, if any
 
     @property
     def players(self) -> int:
@@ -295,7 +296,9 @@ class Calibration:
                 "deep": {"play_model": self.deep.play_model(self.players), "worlds": self.deep.worlds,
                          "deals": self.deep.deals, "seed": self.deep.seed, "streams": self.deep_streams,
                          "taken_from": self.deep_from},
-                **({"paired": paired_settings(self.paired)} if self.paired else {}),
+                **({"paired": {**paired_settings(self.paired),
+                               **({"taken_from": self.biases_from} if self.biases_from else {})}}
+                   if self.paired else {}),
                 "summary": self.summary(), "per_hand": [h.as_dict() for h in self.hands],
                 "variants": self.rules.variants()}
 
@@ -379,7 +382,7 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
               jobs: int | None = None, progress: Callable[[int, int | None], None] | None = None,
               rules: Rules | None = None, tested: Settings | None = None, record: str | Path | None = None,
               resume: bool = False, workers: int = 1, deep_from: str | Path | None = None,
-              paired: int | None = None) -> Calibration:
+              paired: int | None = None, biases_from: str | Path | None = None) -> Calibration:
     """The answers of ``tested`` (the commands' defaults when None; its threads are ``jobs``) against deep
     answers on ``hands`` random hands of seat 1 under ``rules`` (FFT at ``players`` players when None);
     ``progress(done, hands)`` after each hand.  With ``record``, each hand's check is written there as
@@ -390,7 +393,10 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
     answers are taken instead of searching again (its deep settings then replace ``worlds`` and
     ``deals``): any settings can be set against one long deep run in the time of their own.  ``paired``
     (deals): each contract's bias is measured too, on at most that many deals played by the tested
-    model and by deep search alike (``analyzer.quality.paired``).  Hand i's runs are seeded
+    model and by deep search alike (``analyzer.quality.paired``); or ``biases_from`` names a record whose
+    paired biases are taken instead (``paired_biases``: the same hands and play model), so that other
+    answers of that model (another precision) are judged by them in the time of the answers alone.  Hand
+    i's runs are seeded
     ``hand_seed(tested seed, i)``, ``hand_seed(DEEP_SEED, i)`` and ``hand_seed(paired_measure.SEED, i)``."""
     if not 1 <= hands <= MAX_HANDS:
         raise SizeLimitError(f"--hands {hands}: expected 1 to {MAX_HANDS:,} hands")
@@ -398,6 +404,8 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
         raise TarotError(f"--workers {workers}: expected at least 1")
     if paired is not None and not 1 <= paired <= MAX_DEALS:
         raise SizeLimitError(f"--paired {paired}: expected 1 to {MAX_DEALS:,} deals")
+    if paired is not None and biases_from:
+        raise TarotError(f"--paired measures the biases that --biases-from {biases_from} takes: ask for one")
     rules = rules or Rules(players=players)
     if workers > 1 and jobs is None:
         jobs = 1                    # a thread per worker: the workers share the cores
@@ -408,13 +416,17 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
     if deep_from:
         (worlds, deals, streams), reference = deep_answers(Path(deep_from), rules, seed, hands)
     deep = Settings(policy="pimc", worlds=worlds, deals=deals, seed=DEEP_SEED, jobs=jobs)
+    taken: dict[int, HandCheck] = {}
+    if biases_from:
+        paired, taken = paired_biases(Path(biases_from), rules, seed, hands, default)
     with record_lock(Path(record) if record else None, KIND):
-        held = open_record(Path(record), record_settings(rules, seed, default, deep, streams, paired),
+        measured = None if biases_from else paired
+        held = open_record(Path(record), record_settings(rules, seed, default, deep, streams, measured),
                            resume, _hand_check) if record else {}
         checks: dict[int, HandCheck] = {}
         pending = []
         for i, hand in enumerate(random_hands(rules, hands, seed)):
-            for name, kept in ((record, held), (deep_from, reference)):
+            for name, kept in ((record, held), (deep_from, reference), (biases_from, taken)):
                 if i in kept and kept[i].hand != hand:
                     raise RecordError(f"{name}: hand {i + 1} is not the one seed {seed} deals ({kept[i].hand}): "
                                       "the record was written by another version; use another")
@@ -423,7 +435,7 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
             else:
                 pending.append((i, hand, default.with_(seed=hand_seed(default.seed, i)),
                                 deep.with_(seed=hand_seed(DEEP_SEED, i)), reference.get(i),
-                                (paired, hand_seed(paired_measure.SEED, i)) if paired else None))
+                                (measured, hand_seed(paired_measure.SEED, i)) if measured else None))
         if progress and checks:
             progress(len(checks), hands)
         for i, check in checked(pending, rules, workers):
@@ -432,8 +444,11 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
             checks[i] = check
             if progress:
                 progress(len(checks), hands)
+    if biases_from:
+        checks = {i: replace(check, biases=taken[i].biases) for i, check in checks.items()}
     return Calibration(rules, seed, default, deep, [checks[i] for i in range(hands)],
-                       str(deep_from) if deep_from else None, streams, paired)
+                       str(deep_from) if deep_from else None, streams, paired,
+                       str(biases_from) if biases_from else None)
 
 
 def checked(pending: list[tuple[int, Hand, Settings, Settings, HandCheck | None, tuple[int, int] | None]],
@@ -482,6 +497,33 @@ def deep_answers(path: Path, rules: Rules, seed: int,
     if deep.get("seed") != DEEP_SEED:
         raise RecordError(f"{path}: its deep runs used seed {deep.get('seed')}, this version's are {DEEP_SEED}")
     return (deep["worlds"], deep["deals"], held.get("streams", "shared")), checks
+
+
+def paired_biases(path: Path, rules: Rules, seed: int, hands: int,
+                  default: Settings) -> tuple[int, dict[int, HandCheck]]:
+    """The paired measure's most deals and the checks of a record to take each hand's biases from: a
+    ``--paired`` record of the same players, variants and seed, holding the first ``hands`` hands, whose
+    play model (policy, worlds) is ``default``'s (a bias is the model's, whatever the precision)."""
+    if not path.is_file():
+        raise RecordError(f"{path}: no such record")
+    settings, checks, _ = read_record(path)
+    held = settings[KIND]
+    wanted = plain({"players": rules.players, "variants": rules.variants(), "seed": seed,
+                    "tested.policy": default.policy, "tested.worlds": default.worlds,
+                    "tested.mixed_worlds": _mixed_worlds(default).get("mixed_worlds")})
+    tested = held.get("tested") if isinstance(held.get("tested"), dict) else {}
+    for key in wanted:
+        value = tested.get(key.split(".")[1]) if key.startswith("tested.") else held.get(key)
+        if value != wanted[key]:
+            raise RecordError(f"{path} holds biases for {first_difference(value, wanted[key], key)}")
+    most = (held.get("paired") if isinstance(held.get("paired"), dict) else {}).get("most_deals")
+    if not isinstance(most, int):
+        raise RecordError(f"{path} holds no paired biases (a record of calibrate --paired has them)")
+    missing = next((i for i in range(hands) if i not in checks or not checks[i].biases), None)
+    if missing is not None:
+        raise RecordError(f"{path} holds no biases for hand {missing + 1}: ask for --hands {missing} at most"
+                          if missing else f"{path} holds no biases for hand 1")
+    return most, checks
 
 
 def record_settings(rules: Rules, seed: int, default: Settings, deep: Settings, streams: str = STREAMS,
