@@ -93,9 +93,6 @@ def calibrate_command(ctx, players, hands, seed, worlds, deals, policy, tested_w
     several hands at once; --deep-from takes the deep answers of such a record, so that other settings
     are judged in the time of their own answers, and --biases-from the biases of a --paired one."""
     check_resume(record, resume)
-    if paired and biases_from:
-        raise click.BadParameter(f"--paired measures the biases that --biases-from {biases_from} takes: ask for one",
-                                 param_hint="--paired")
     for name, flag in (("worlds", "--deep-worlds"), ("deals", "--deep-deals")):
         if deep_from and ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT:
             raise click.BadParameter(f"the deep answers come from --deep-from {deep_from}, with its own settings",

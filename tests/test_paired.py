@@ -235,3 +235,4 @@ def test_biases_from_a_record_without_them_are_refused(tmp_path):
     assert CliRunner().invoke(main, [*TINY, "--hands", "1", "--record", str(record)]).exit_code == 0
     assert_one_error_line(CliRunner().invoke(main, [*TINY, "--hands", "1", "--biases-from", str(record)]),
                           "no paired biases")
+    assert_one_error_line(CliRunner().invoke(main, [*TINY, "--biases-from", str(tmp_path / "none")]), "no such")

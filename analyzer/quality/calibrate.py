@@ -395,9 +395,9 @@ def calibrate(players: int, hands: int, seed: int = 0, worlds: int = DEEP_WORLDS
     (deals): each contract's bias is measured too, on at most that many deals played by the tested
     model and by deep search alike (``analyzer.quality.paired``); or ``biases_from`` names a record whose
     paired biases are taken instead (``paired_biases``: the same hands and play model), so that other
-    answers of that model (another precision) are judged by them in the time of the answers alone.  Hand
-    i's runs are seeded
-    ``hand_seed(tested seed, i)``, ``hand_seed(DEEP_SEED, i)`` and ``hand_seed(paired_measure.SEED, i)``."""
+    answers of that model (another precision) are judged by them in the time of the answers alone.
+    Hand i's runs are seeded ``hand_seed(tested seed, i)``, ``hand_seed(DEEP_SEED, i)`` and
+    ``hand_seed(paired_measure.SEED, i)``."""
     if not 1 <= hands <= MAX_HANDS:
         raise SizeLimitError(f"--hands {hands}: expected 1 to {MAX_HANDS:,} hands")
     if workers < 1:
