@@ -234,5 +234,5 @@ def test_biases_from_a_record_without_them_are_refused(tmp_path):
     record = tmp_path / "plain.jsonl"
     assert CliRunner().invoke(main, [*TINY, "--hands", "1", "--record", str(record)]).exit_code == 0
     assert_one_error_line(CliRunner().invoke(main, [*TINY, "--hands", "1", "--biases-from", str(record)]),
-                          "no paired biases")
+                          "holds no biases for hand 1")
     assert_one_error_line(CliRunner().invoke(main, [*TINY, "--biases-from", str(tmp_path / "none")]), "no such")

@@ -476,21 +476,10 @@ def checked(pending: list[tuple[int, Hand, Settings, Settings, HandCheck | None,
 
 def deep_answers(path: Path, rules: Rules, seed: int,
                  hands: int) -> tuple[tuple[int, int, str], dict[int, HandCheck]]:
-    """The deep settings (worlds, deals, streams) and the checks of a record to take deep answers from:
-    its players, variants and seed must be the run's, and it must hold the first ``hands`` hands.  A
-    record written before each hand's runs had seeds of their own is taken too, its streams "shared"
-    (said with its answers)."""
-    if not path.is_file():
-        raise RecordError(f"{path}: no such record")
-    settings, checks, _ = read_record(path)
-    held, wanted = settings[KIND], plain({"players": rules.players, "variants": rules.variants(), "seed": seed})
-    for key in wanted:
-        if held.get(key) != wanted[key]:
-            raise RecordError(f"{path} holds deep answers for {first_difference(held.get(key), wanted[key], key)}")
-    missing = next((i for i in range(hands) if i not in checks), None)
-    if missing is not None:
-        raise RecordError(f"{path} holds no deep answer for hand {missing + 1}: ask for --hands {missing} at most"
-                          if missing else f"{path} holds no deep answer for hand 1")
+    """The deep settings (worlds, deals, streams) and the checks of a record to take deep answers from
+    (``taken_record``).  A record written before each hand's runs had seeds of their own is taken too,
+    its streams "shared" (said with its answers)."""
+    held, checks = taken_record(path, rules, seed, hands, ("deep answers", "deep answer"), lambda check: True)
     deep = held.get("deep") if isinstance(held.get("deep"), dict) else {}
     if not all(isinstance(deep.get(key), int) for key in ("worlds", "deals")):
         raise RecordError(f"{path}: its settings line names no deep worlds and deals")
@@ -501,29 +490,42 @@ def deep_answers(path: Path, rules: Rules, seed: int,
 
 def paired_biases(path: Path, rules: Rules, seed: int, hands: int,
                   default: Settings) -> tuple[int, dict[int, HandCheck]]:
-    """The paired measure's most deals and the checks of a record to take each hand's biases from: a
-    ``--paired`` record of the same players, variants and seed, holding the first ``hands`` hands, whose
-    play model (policy, worlds) is ``default``'s (a bias is the model's, whatever the precision)."""
+    """The paired measure's most deals and the checks of a record to take each hand's biases from
+    (``taken_record``): a ``--paired`` record whose play model (policy, worlds) is ``default``'s (a bias
+    is the model's, whatever the precision)."""
+    model = {"tested": {"policy": default.policy, "worlds": default.worlds,
+                        "mixed_worlds": _mixed_worlds(default).get("mixed_worlds")}}
+    held, checks = taken_record(path, rules, seed, hands, ("biases", "biases"), lambda check: bool(check.biases),
+                                model)
+    most = (held.get("paired") if isinstance(held.get("paired"), dict) else {}).get("most_deals")
+    if not isinstance(most, int):
+        raise RecordError(f"{path} holds no paired biases (a record of calibrate --paired has them)")
+    return most, checks
+
+
+def taken_record(path: Path, rules: Rules, seed: int, hands: int, what: tuple[str, str],
+                 holds: Callable[[HandCheck], bool], also: dict | None = None) -> tuple[dict, dict[int, HandCheck]]:
+    """The settings line and the checks of a record another run takes figures from (``what``: their name,
+    then for one hand): its players, variants and seed (and the settings ``also`` names, as the line
+    nests them) must be the run's, and each of its first ``hands`` hands must be held and ``holds`` them;
+    else a ``RecordError`` naming what differs."""
     if not path.is_file():
         raise RecordError(f"{path}: no such record")
     settings, checks, _ = read_record(path)
     held = settings[KIND]
     wanted = plain({"players": rules.players, "variants": rules.variants(), "seed": seed,
-                    "tested.policy": default.policy, "tested.worlds": default.worlds,
-                    "tested.mixed_worlds": _mixed_worlds(default).get("mixed_worlds")})
-    tested = held.get("tested") if isinstance(held.get("tested"), dict) else {}
-    for key in wanted:
-        value = tested.get(key.split(".")[1]) if key.startswith("tested.") else held.get(key)
-        if value != wanted[key]:
-            raise RecordError(f"{path} holds biases for {first_difference(value, wanted[key], key)}")
-    most = (held.get("paired") if isinstance(held.get("paired"), dict) else {}).get("most_deals")
-    if not isinstance(most, int):
-        raise RecordError(f"{path} holds no paired biases (a record of calibrate --paired has them)")
-    missing = next((i for i in range(hands) if i not in checks or not checks[i].biases), None)
+                    **{f"{group}.{name}": v for group, named in (also or {}).items() for name, v in named.items()}})
+    for key, value in wanted.items():
+        part, _, name = key.rpartition(".")
+        within = held if not part else held.get(part) if isinstance(held.get(part), dict) else {}
+        got = within.get(name)
+        if got != value:
+            raise RecordError(f"{path} holds {what[0]} for {first_difference(got, value, key)}")
+    missing = next((i for i in range(hands) if i not in checks or not holds(checks[i])), None)
     if missing is not None:
-        raise RecordError(f"{path} holds no biases for hand {missing + 1}: ask for --hands {missing} at most"
-                          if missing else f"{path} holds no biases for hand 1")
-    return most, checks
+        raise RecordError(f"{path} holds no {what[1]} for hand {missing + 1}: ask for --hands {missing} at most"
+                          if missing else f"{path} holds no {what[1]} for hand 1")
+    return held, checks
 
 
 def record_settings(rules: Rules, seed: int, default: Settings, deep: Settings, streams: str = STREAMS,
