@@ -25,7 +25,7 @@ from analyzer.runs import MAX_DEALS
 from cli.options import (echo_json, finite_number, format_option, jobs_option, players_option, quiet_option, rules_from,
                          seed_option, variant_option)
 from cli.simulation_options import settings_options
-from cli.progress import Progress, compile_notice
+from cli.progress import Progress
 
 
 def simulation_options(players: str = "4"):
@@ -298,8 +298,9 @@ def chelem(hand, contract, players, seat, settings, variants, quiet,
 @click.option("--seat", type=click.IntRange(1, 5), default=1, show_default=True, help="The taker's seat.")
 @settings_options(fixed_deals=DISCARD_DEALS, max_fixed=MAX_DISCARD_DEALS, mixed=False)
 @variant_option
+@quiet_option
 @format_option("table", "json", "csv")
-def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) -> None:
+def discard(hand, chien, contract, top, players, seat, settings, variants, quiet, fmt) -> None:
     """The best legal discards for HAND after taking --chien, by the taker's expected score.
 
     Every legal candidate worth comparing (the heuristic's discard, those one card away from it, those
@@ -314,8 +315,8 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, fmt) 
     if clash:
         raise click.UsageError(f"card {format_cards(clash).split()[0]} is both in the hand and in the chien")
     dog.check_size(rules.chien_size, rules.players, "the chien")
-    with compile_notice():
-        choices = best_discards(cards.mask, dog.mask, contract, rules, seat - 1, settings, top)
+    with Progress("searching the best discards", quiet, unit="plays") as bar:
+        choices = best_discards(cards.mask, dog.mask, contract, rules, seat - 1, settings.with_(progress=bar), top)
     both = cards.mask | dog.mask
     free, trumps = discard_options(both)
     kings_oudlers = both & (C.mask_of(C.KINGS) | C.OUDLER_BITS)

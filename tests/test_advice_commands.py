@@ -72,7 +72,7 @@ def test_discard_command_enforces_the_rules():
     runner = CliRunner()
     hand = "21 19 17 15 12 9 7 4 EX 2S KS QS 9S 5S KH 8H 4H 3H"
     result = runner.invoke(main, ["discard", hand, "--chien", "CD 6D 2D 7C 3C KC", "--deals", "200",
-                                  "--format", "json"])
+                                  "--format", "json", "--quiet"])          # --quiet as every advice command
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert "21 EX KS KH KC" in data["rules"]

@@ -125,3 +125,20 @@ def test_a_search_played_chunk_by_chunk_gives_the_scores_of_one_run():
     whole = _scores(places, discards, rules, 0, Contract.GARDE, search)
     chunks = [_scores(places[i:i + 3], discards, rules, 0, Contract.GARDE, search, i) for i in (0, 3)]
     assert (np.concatenate(chunks) == whole).all()
+
+
+def test_the_search_stage_reports_its_plays_as_it_goes():
+    """A progress callback (``Settings.progress``) hears the search stage's plays (a candidate on a deal)
+    after each chunk, rising to those the race played in all; no total (the race may stop short of its
+    budget). The heuristic's screening, a fraction of a second, reports nothing."""
+    rules = Rules(players=4)
+    heard = []
+    mixed = best_discards(HAND, CHIEN, Contract.GARDE, rules, top=SEARCHED,
+                          settings=Settings(deals=400, seed=3, progress=lambda done, total: heard.append((done, total))))
+    counts = [done for done, _ in heard]
+    assert counts == sorted(counts) and len(counts) >= 2 and all(total is None for _, total in heard)
+    assert counts[-1] == sum(c.score.n for c in mixed if c.searched)
+    heard.clear()
+    best_discards(HAND, CHIEN, Contract.GARDE, rules, top=1,
+                  settings=Settings(policy="heuristic", deals=400, seed=3, progress=lambda *a: heard.append(a)))
+    assert heard == []

@@ -135,7 +135,8 @@ def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat:
     the heuristic's ``SEARCHED`` best (and ``include``) played again by the search (``search_stage``,
     ``race``) and listed first, ranked by it: those it played to the end by their scores, then those it
     stopped, the later first, each valued on the deals it was played on.  ``include``, a legal discard,
-    is valued with them and listed last if it is not among the ``top``."""
+    is valued with them and listed last if it is not among the ``top``.  ``settings.progress`` hears the
+    search stage's plays (a candidate on a deal) after each of its chunks."""
     screen = discard_play(settings, contract)        # refuses a contract without a discard
     deals = screen.deals or DEALS
     if deals > MAX_DEALS:
@@ -162,9 +163,15 @@ def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat:
         if include is not None and candidates.index(include) not in picked:
             picked.append(candidates.index(include))
 
+        plays = [0]
+
         def play(offset: int, n: int, columns: list[int]) -> np.ndarray:
-            return _scores(places[offset:offset + n], [candidates[picked[k]] for k in columns], rules, seat, contract,
-                           search, offset)
+            scored = _scores(places[offset:offset + n], [candidates[picked[k]] for k in columns], rules, seat,
+                             contract, search, offset)
+            plays[0] += n * len(columns)
+            if settings.progress:
+                settings.progress(plays[0], None)       # no total: the race may stop short of its budget
+            return scored
 
         raced, played = race(play, len(picked), search.deals, SEARCH_BUDGET[rules.players])
         ranks = sorted(range(len(picked)), key=lambda k: (-played[k], -raced[:played[k], k].mean()))
