@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import warnings
 
@@ -74,6 +75,12 @@ class OneLineErrorGroup(click.Group):
             sys.exit(exc.exit_code)
         except TarotError as exc:
             click.echo(f"Error: {_one_line(str(exc))}", err=True)
+            sys.exit(2)
+        except ValueError as exc:
+            if "threading layer" not in str(exc):       # Numba's, when it starts its threads; else a bug
+                raise
+            click.echo(f"Error: {_one_line(str(exc))} (NUMBA_THREADING_LAYER is "
+                       f"{os.environ.get('NUMBA_THREADING_LAYER', 'not set')})", err=True)
             sys.exit(2)
         except click.Abort:
             click.echo("Aborted!", err=True)

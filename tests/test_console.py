@@ -2,6 +2,7 @@
 tests' CliRunner does, with the same output, exit status and one-line errors, and leaves the garbage
 collector on for the command itself."""
 
+import os
 import subprocess
 import sys
 import tomllib
@@ -45,3 +46,14 @@ def test_the_collector_stays_on_with_the_imports_frozen():
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "True True"
+
+
+def test_a_threading_layer_numba_cannot_load_is_one_line():
+    # NUMBA_THREADING_LAYER set to a layer Numba does not know (or cannot load): the command says so in
+    # one line and stops with status 2, as for any bad input, instead of Numba's traceback.
+    code = "import sys; from cli.console import run; sys.argv[0] = 'tarot-analyzer'; run()"
+    done = subprocess.run([sys.executable, "-c", code, "odds", "21 19 18 17 3 2 KS QS JS 10S 9S 8S 7S 1H KD 4D 3D 2D",
+                           "--policy", "heuristic", "--deals", "10"], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "NUMBA_THREADING_LAYER": "bogus"})
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "NUMBA_THREADING_LAYER" in done.stderr and "bogus" in done.stderr
