@@ -56,18 +56,14 @@ class OneLineErrorGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        if not (sys.argv[1:] if args is None else list(args)):
-            # No arguments at all: the help, as a successful answer (not a usage error).
-            ctx = click.Context(self, info_name=prog_name or "tarot-analyzer", **self.context_settings)
-            click.echo(self.get_help(ctx))
-            sys.exit(0)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("always", PrecisionNotReached)
                 warnings.showwarning = _one_line_warning
                 code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.NoArgsIsHelpError as exc:
-            # A group without its subcommand (``record``): its help, as for the program without arguments.
+            # A group without its subcommand (the program itself, ``record``): its help, as a successful
+            # answer (not a usage error).
             click.echo(exc.ctx.get_help())
             sys.exit(0)
         except click.ClickException as exc:

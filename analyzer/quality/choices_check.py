@@ -135,20 +135,25 @@ def recommendation_reach(deep: np.ndarray, chosen: int, seed: int, resamples: in
     for start in range(0, resamples, batch):
         size = min(batch, resamples - start)
         sample = deep[rng.integers(0, n, (size, n))]
-        counts[:3] += _passes(sample, np.full(size, known), (1.0, NOISE_SES)).sum(axis=1)
+        counts[:3] += _passes(sample, _best(sample), np.full(size, known), (1.0, NOISE_SES)).sum(axis=1)
         order = rng.random((size, n)).argsort(axis=1)
         first, other = deep[order[:, :n // 2]], deep[order[:, n // 2:]]
-        counts[3] += _passes(other, first.mean(axis=1).argmax(axis=1), (1.0,))[1].sum()
-        counts[4] += _passes(other, np.full(size, chosen), (1.0,))[1].sum()
+        judged = _best(other)                       # one judge for both choices on the half
+        counts[3] += _passes(other, judged, _best(first), (1.0,))[1].sum()
+        counts[4] += _passes(other, judged, np.full(size, chosen), (1.0,))[1].sum()
     shares = [float(c / resamples) for c in counts]
     return Reach(tuple(shares[:3]), tuple(shares[3:]))
 
 
-def _passes(judge: np.ndarray, choice: np.ndarray, ses: tuple[float, ...]) -> np.ndarray:
-    """Per draw (``judge``: draws x deals x alternatives, deep search's scores), whether ``choice`` is the
-    draw's best (row 0), and whether it is that or within each of ``ses`` standard errors of it (a row
-    each: ``ChoiceCheck.within_ses``)."""
-    best = judge.mean(axis=1).argmax(axis=1)
+def _best(draws: np.ndarray) -> np.ndarray:
+    """Per draw (draws x deals x alternatives, deep search's scores), the alternative of best mean."""
+    return draws.mean(axis=1).argmax(axis=1)
+
+
+def _passes(judge: np.ndarray, best: np.ndarray, choice: np.ndarray, ses: tuple[float, ...]) -> np.ndarray:
+    """Per draw (``judge``: draws x deals x alternatives, deep search's scores; ``best``: its ``_best``),
+    whether ``choice`` is the draw's best (row 0), and whether it is that or within each of ``ses``
+    standard errors of it (a row each: ``ChoiceCheck.within_ses``)."""
     rows = np.arange(len(judge))
     cost = judge[rows, :, choice] - judge[rows, :, best]
     se = cost.std(axis=1, ddof=1) / math.sqrt(judge.shape[1])
