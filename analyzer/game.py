@@ -6,12 +6,13 @@ discard, declarations (chelem, poignées, misères), play, done; each phase has 
 an ``apply``-style method.  ``Game.for_play`` sets up the start of play directly (for simulations).
 
 How the Excuse is settled (docs/rules.md, "Play"): played before the last trick it stays with its owner's
-side, which gives the trick's winners a 0.5-point card from its own cards at the end (one half-point
-moves); if that side ends the deal with no other card to give, the Excuse goes to the winners. In
+side, and the exchange is arithmetic: that side counts 4 points for it and the trick's winners 0.5
+(one half-point moves), even when the side ends the deal with no other card at all (the FFT's worked
+example: a chelem made while the defence kept its Excuse counts 87 for the taker, with 2 oudlers). In
 the last trick it goes to whoever wins that trick, unless its side won every other trick: then it
 wins the last trick (the chelem exception) and the Petit counts "au bout" in the second-to-last
-trick.  In a Goulash the Excuse stays with its owner even when it wins no trick (the exchange still
-counts: 4 points to the owner, 0.5 to the winners), and wins the last trick whenever it is played in it.
+trick.  In a Goulash the Excuse likewise stays with its owner (4 points to the owner, 0.5 to the
+winners), and wins the last trick whenever it is played in it.
 """
 
 from __future__ import annotations
@@ -420,14 +421,11 @@ class Game:
             aside = self.discard if self.contract.chien_shown else self.deal.chien.mask
             side = Side.TAKER if self.contract.chien_to_taker else Side.DEFENCE
             piles[side] = piles.get(side, 0) | aside
-        if excuse_debt is not None:
+        if excuse_debt is not None:         # it stays with its owner's side, even one with no other card
             owner, winners = excuse_debt
-            if piles.get(owner, 0) or self.outcome is Outcome.GOULASH:     # a Goulash: it stays with its owner
-                piles[owner] = piles.get(owner, 0) | 1 << C.EXCUSE
-                moved[owner] = moved.get(owner, 0) - 1
-                moved[winners] = moved.get(winners, 0) + 1
-            else:
-                piles[winners] = piles.get(winners, 0) | 1 << C.EXCUSE
+            piles[owner] = piles.get(owner, 0) | 1 << C.EXCUSE
+            moved[owner] = moved.get(owner, 0) - 1
+            moved[winners] = moved.get(winners, 0) + 1
         return piles, moved
 
     def _finish(self) -> None:
