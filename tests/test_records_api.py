@@ -215,5 +215,6 @@ def test_a_partial_record_is_scored_as_the_whole_record_when_the_excuse_takes_th
     seen.hands, seen.chien, seen.discard = {1: hands[1]}, None, None
     partial = parse_records(seen.to_text())[0].check()          # the whole record's Result is checked too
     assert partial.known_seats != [0, 1, 2, 3] and not partial.replay.complete
+    assert whole.complete_deal and not partial.complete_deal
     assert partial.replay.game.tricks[-1].winner == 0
     assert partial.computed_result() == whole.computed_result()

@@ -100,7 +100,7 @@ class Record:
     @property
     def complete_deal(self) -> bool:
         """Whether every hand and the chien are known (given or determined by the rest)."""
-        return self.replay.game is not None
+        return self.replay.game.complete
 
     @property
     def dealt(self) -> list[int | None]:
