@@ -14,7 +14,7 @@ from analyzer.errors import IllegalActionError
 from analyzer.game import Game, Outcome, Phase
 from analyzer.rules import Contract, Rules
 from tests.crafted import DEAL_D, S, su, tr
-from tests.randomplay import random_game, step
+from tests.randomplay import random_game
 
 
 def replay_partial(game: Game, known: set[int], chien_known: bool) -> Game:
