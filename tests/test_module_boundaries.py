@@ -1,5 +1,6 @@
 """The analyzer package's module boundaries, read from the source (AST): no module reaches into
-another's private names (``from analyzer.x import _name``, ``x._name`` on an imported analyzer module),
+another's private names (``from analyzer.x import _name``, ``x._name`` on an imported analyzer module,
+or ``obj._name`` on another module's object: a private attribute the module does not define itself),
 and the imports between analyzer modules (records and the other subpackages included) form no circle.
 
 TODO: ``analyzer/advice/`` and ``analyzer/runs.py`` are being restructured and are left out of both
@@ -76,11 +77,32 @@ def imports(name: str) -> tuple[set[str], list[str]]:
                 found.add(source)
                 if a.name.startswith("_") and not a.name.startswith("__") and source != name:
                     reaches.append(f"{name}:{node.lineno} imports {source}.{a.name}")
+    defined = defined_names(tree)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
-            if node.attr.startswith("_") and not node.attr.startswith("__") and aliases[node.value.id] != name:
-                reaches.append(f"{name}:{node.lineno} uses {aliases[node.value.id]}.{node.attr}")
+        if not isinstance(node, ast.Attribute) or not node.attr.startswith("_") or node.attr.startswith("__"):
+            continue
+        owner = node.value.id if isinstance(node.value, ast.Name) else None
+        if owner in aliases and aliases[owner] != name:
+            reaches.append(f"{name}:{node.lineno} uses {aliases[owner]}.{node.attr}")
+        elif owner not in aliases and owner not in ("self", "cls") and node.attr not in defined:
+            # another module's object: a private attribute this module does not define
+            reaches.append(f"{name}:{node.lineno} uses {ast.unparse(node)}")
     return found - {name}, reaches
+
+
+def defined_names(tree: ast.Module) -> set[str]:
+    """Names a module defines: functions, classes, variables and attributes it assigns."""
+    out: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(n.name)
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            out.add(n.id)
+        elif isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store):
+            out.add(n.attr)
+        elif isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name):
+            out.add(n.target.id)
+    return out
 
 
 def graph(skip_pending: bool = True) -> dict[str, set[str]]:
@@ -134,11 +156,13 @@ def test_the_reach_finder_finds_reaches(tmp_path, monkeypatch):
     source = tmp_path / "analyzer" / "probe.py"
     source.parent.mkdir()
     source.write_text("from analyzer.game import _hidden\nfrom analyzer import cards as C\nx = C._secret\n"
-                      "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from analyzer import knowledge\n")
+                      "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from analyzer import knowledge\n"
+                      "def f(game):\n    game._mine = 1\n    return game._result, game._mine\n")
     monkeypatch.setitem(MODULES, "analyzer.probe", source)
     found, reaches = imports("analyzer.probe")
     assert found == {"analyzer.game", "analyzer.cards"}
-    assert [r.split(" ", 1)[1] for r in reaches] == ["imports analyzer.game._hidden", "uses analyzer.cards._secret"]
+    assert [r.split(" ", 1)[1] for r in reaches] == ["imports analyzer.game._hidden", "uses analyzer.cards._secret",
+                                                     "uses game._result"]
 
 
 def test_no_module_reaches_into_another_s_private_names():
