@@ -6,12 +6,21 @@ discard, declarations (chelem, poignées, misères), play, done; each phase has 
 an ``apply``-style method.  ``Game.for_play`` sets up the start of play directly (for simulations).
 
 How the Excuse is settled (docs/rules.md, "Play"): played before the last trick it stays with its owner's
-side, which gives the trick's winners a 0.5-point card from its own cards at the end (one half-point
-moves); if that side ends the deal with no other card to give, the Excuse goes to the winners. In
+side, and the exchange is arithmetic: that side counts 4 points for it and the trick's winners 0.5
+(one half-point moves), even when the side ends the deal with no other card at all (the FFT's worked
+example: a chelem made while the defence kept its Excuse counts 87 for the taker, with 2 oudlers). In
 the last trick it goes to whoever wins that trick, unless its side won every other trick: then it
 wins the last trick (the chelem exception) and the Petit counts "au bout" in the second-to-last
-trick.  In a Goulash the Excuse stays with its owner even when it wins no trick (the exchange still
-counts: 4 points to the owner, 0.5 to the winners), and wins the last trick whenever it is played in it.
+trick.  In a Goulash the Excuse likewise stays with its owner (4 points to the owner, 0.5 to the
+winners), and wins the last trick whenever it is played in it.
+
+One engine for whole and partial deals: ``Game.partial`` sets up a deal of which some hands or the chien
+are unknown (a record of what one player remembers).  The rules are checked wherever the known cards
+allow it: a known hand follows every rule; a seat whose hand is unknown may not play a card known to be
+elsewhere (another hand, the chien, a poignée another seat showed, the discard) nor one of a suit it
+showed it lacks (``Game.refusal``).  The partner (5 players) is known once the called card is played;
+the count at the end needs only the tricks (what was not played is the discard or the chien), so a
+partial deal played to its end is scored as the whole deal is.
 """
 
 from __future__ import annotations
@@ -21,9 +30,9 @@ from dataclasses import dataclass, field
 
 from analyzer import cards as C
 from analyzer.errors import IllegalActionError
-from analyzer.hand import Deal
+from analyzer.hand import Deal, Hand
 from analyzer.notation import format_cards
-from analyzer.play import legal_cards, trick_winner
+from analyzer.play import highest_trump, illegal_reason, led_suit, legal_cards, trick_winner
 from analyzer.rules import Contract, PoigneeLevel, Rules
 from analyzer.scoring import (Chelem, DealScore, DealSummary, Side, goulash_scores, misere_scores,
                               score_deal, seat_scores)
@@ -46,6 +55,7 @@ class Outcome(enum.Enum):
 
 
 MISERE_KINDS = ("trumps", "honours")
+SUIT_WORDS = C.SUIT_NAMES + ("trumps",)
 FACE_CARDS = C.mask_of(C.suit_card(s, r) for s in range(C.N_SUITS) for r in (C.JACK, C.KNIGHT, C.QUEEN, C.KING))
 
 
@@ -164,11 +174,14 @@ def check_discard(hand: int, discard: int, size: int) -> None:
 
 @dataclass
 class Game:
-    """One deal, from the bidding to the score.  Mutable; actions check their legality."""
+    """One deal, from the bidding to the score.  Mutable; actions check their legality.
+
+    A partial deal (``Game.partial``) has ``deal`` None, None for each unknown hand in ``hands`` and
+    maybe an unknown chien (``chien``), discard (``discard_known``) or partner (``partner_known``)."""
 
     rules: Rules
-    deal: Deal
-    hands: list[int] = field(default_factory=list)
+    deal: Deal | None
+    hands: list[int | None] = field(default_factory=list)
     phase: Phase = Phase.BIDDING
     to_act: int = 0
     bids: list[Contract | None] = field(default_factory=list)
@@ -186,6 +199,9 @@ class Game:
     current: list[tuple[int, int]] = field(default_factory=list)   # (seat, card) of the trick in play
     tricks: list[Trick] = field(default_factory=list)
     outcome: Outcome = Outcome.PLAYED
+    partial_chien: int | None = None     # a partial deal's chien as dealt (None: unknown)
+    discard_known: bool = True
+    partner_known: bool = True           # False while the partner of a partial deal is not known
     _result: DealResult | None = None
 
     # ---- set-up -------------------------------------------------------------------------------
@@ -198,6 +214,40 @@ class Game:
         if rules.petit_sec == "annul" and deal.petit_sec_seat() is not None:
             game._end(Outcome.ANNULLED)
         return game
+
+    @classmethod
+    def partial(cls, rules: Rules, hands: list[int | None], chien: int | None) -> "Game":
+        """A dealt game of which the hands given as None, and the chien when None, are unknown (a
+        whole game when everything is known)."""
+        if len(hands) != rules.players:
+            raise IllegalActionError(f"a {len(hands)}-player deal under {rules.players}-player rules")
+        if all(h is not None for h in hands) and chien is not None:
+            return cls.new(Deal(tuple(Hand(h) for h in hands), Hand(chien)), rules)
+        game = cls(rules=rules, deal=None, hands=list(hands), partial_chien=chien)
+        if rules.petit_sec == "annul" and game.petit_sec_seat() is not None:
+            game._end(Outcome.ANNULLED)
+        return game
+
+    @property
+    def complete(self) -> bool:
+        """Whether every hand and the chien are known."""
+        return self.deal is not None
+
+    @property
+    def chien(self) -> int | None:
+        """The chien as dealt (None when unknown)."""
+        return self.deal.chien.mask if self.deal is not None else self.partial_chien
+
+    def petit_sec_seat(self) -> int | None:
+        """A seat whose (known) hand as dealt is petit sec, or None."""
+        if self.deal is not None:
+            return self.deal.petit_sec_seat()
+        return next((s for s, h in enumerate(self.hands) if h is not None and Hand(h).is_petit_sec), None)
+
+    def cards_played(self, seat: int) -> int:
+        """Mask of the cards ``seat`` has played so far."""
+        out = C.mask_of(c for t in self.tricks for s, c in zip(t.seats, t.cards) if s == seat)
+        return out | C.mask_of(c for s, c in self.current if s == seat)
 
     @classmethod
     def for_play(cls, deal: Deal, rules: Rules, taker: int, contract: Contract, called_card: int | None = None,
@@ -262,21 +312,36 @@ class Game:
 
     # ---- 5 players: the call --------------------------------------------------------------------
     def legal_calls(self) -> list[int]:
+        """The cards the taker may call (any face card while its hand is unknown)."""
         self._expect(Phase.CALL)
-        return legal_calls(self.hands[self.taker])
+        hand = self.hands[self.taker]
+        if hand is None:
+            return [C.suit_card(s, r) for r in (C.KING, C.QUEEN, C.KNIGHT, C.JACK) for s in range(C.N_SUITS)]
+        return legal_calls(hand)
 
-    def call(self, card: int) -> None:
+    def call(self, card: int | None) -> None:
+        """The taker calls ``card`` (None: a partial record does not say which)."""
+        if card is None:
+            self._expect(Phase.CALL)
+            self.partner, self.partner_known = None, False
+            self._after_call()
+            return
         if card not in self.legal_calls():
+            allowed = [c for c in self.legal_calls() if C.rank_of(c) == C.KING] \
+                if self.hands[self.taker] is None else self.legal_calls()
             raise IllegalActionError(
-                f"{C.TOKENS[card]} may not be called (call one of {' '.join(C.TOKENS[c] for c in self.legal_calls())})")
+                f"{C.TOKENS[card]} may not be called (call one of {' '.join(C.TOKENS[c] for c in allowed)})")
         self.called_card = card
-        holder = self.deal.holder(card)
-        self.partner = holder if holder not in (self.taker, self.rules.players) else None
+        places = [h for h in self.hands] + [self.chien]
+        holder = next((p for p, h in enumerate(places) if h is not None and h >> card & 1), None)
+        self.partner_known = holder is not None
+        self.partner = holder if holder not in (self.taker, self.rules.players, None) else None
         self._after_call()
 
     def _after_call(self) -> None:
         if self.contract.chien_shown:
-            self.hands[self.taker] |= self.deal.chien.mask
+            hand, chien = self.hands[self.taker], self.chien
+            self.hands[self.taker] = hand | chien if hand is not None and chien is not None else None
             self.phase = Phase.DISCARD
         else:
             self._start_declarations()
@@ -286,12 +351,15 @@ class Game:
         self._expect(Phase.DISCARD)
         return discard_options(self.hands[self.taker])
 
-    def make_discard(self, discard: int) -> None:
-        """The taker, holding the chien, puts ``discard`` (a mask) aside; trumps in it are shown."""
+    def make_discard(self, discard: int | None) -> None:
+        """The taker, holding the chien, puts ``discard`` (a mask; None: a partial record does not say)
+        aside; trumps in it are shown.  Checked when the taker's hand and the chien are known."""
         self._expect(Phase.DISCARD)
-        check_discard(self.hands[self.taker], discard, self.rules.chien_size)
-        self.hands[self.taker] &= ~discard
-        self.discard = discard
+        hand = self.hands[self.taker]
+        if discard is not None and hand is not None:
+            check_discard(hand, discard, self.rules.chien_size)
+        self.hands[self.taker] = hand & ~discard if discard is not None and hand is not None else None
+        self.discard, self.discard_known = discard or 0, discard is not None
         self._start_declarations()
 
     @property
@@ -322,7 +390,7 @@ class Game:
         if self.outcome is Outcome.GOULASH:
             return []
         hand = self.hands[self.to_act if seat is None else seat]
-        n = C.trump_count(hand)
+        n = C.trump_count(hand) if hand is not None else 22     # unknown: any level
         return [lvl for lvl, need in zip(PoigneeLevel, self.rules.poignee_thresholds) if n >= need]
 
     def declare(self, poignee: int = 0, miseres: tuple[str, ...] = ()) -> None:
@@ -335,11 +403,12 @@ class Game:
         if poignee:
             if self.outcome is Outcome.GOULASH:
                 raise IllegalActionError("no poignée in a Goulash")
-            self.poignees.append(PoigneeShown(seat, poignee, poignee_level(hand, poignee, self.rules)))
+            level = poignee_level(hand if hand is not None else poignee, poignee, self.rules)
+            self.poignees.append(PoigneeShown(seat, poignee, level))
         for kind in miseres:
             if self.rules.misere != "on":
                 raise IllegalActionError("misères are not played (variant misere=on)")
-            if not misere_allowed(hand, kind):
+            if hand is not None and not misere_allowed(hand, kind):
                 raise IllegalActionError(f"seat {seat + 1} cannot declare a {kind} misère with this hand")
             self.miseres.append((seat, kind))
         self.declared.append(seat)
@@ -350,19 +419,85 @@ class Game:
             self.to_act = (seat + 1) % self.rules.players
 
     # ---- play -----------------------------------------------------------------------------------
-    def legal_cards(self) -> int:
-        """Mask of the cards the seat to act may play."""
-        self._expect(Phase.PLAY)
-        forbidden = 0
+    def _forbidden_lead(self) -> int:
         if self.called_card is not None and not self.tricks and not self.current:
-            forbidden = C.suit_mask(C.suit_of(self.called_card)) & ~(1 << self.called_card)
-        return legal_cards(self.hands[self.to_act], [c for _, c in self.current], forbidden)
+            return C.suit_mask(C.suit_of(self.called_card)) & ~(1 << self.called_card)
+        return 0
+
+    def legal_cards(self) -> int:
+        """Mask of the cards the seat to act may play (its hand must be known)."""
+        self._expect(Phase.PLAY)
+        hand = self.hands[self.to_act]
+        if hand is None:
+            raise IllegalActionError(f"seat {self.to_act + 1}'s hand is not known")
+        return legal_cards(hand, [c for _, c in self.current], self._forbidden_lead())
+
+    def refusal(self, card: int) -> str | None:
+        """Why the seat to act may not play ``card``, as far as the known cards tell ("but …"), or None."""
+        self._expect(Phase.PLAY)
+        seat, hand = self.to_act, self.hands[self.to_act]
+        trick = [c for _, c in self.current]
+        if hand is not None:
+            if not hand >> card & 1:
+                return "but does not hold it"
+            if not legal_cards(hand, trick, self._forbidden_lead()) >> card & 1:
+                return "but " + illegal_reason(hand, trick, card, self._forbidden_lead(), self.called_card)
+            return None
+        for s, other in enumerate(self.hands):
+            if s != seat and other is not None and other >> card & 1:
+                return f"but it is in seat {s + 1}'s hand"
+        played = C.mask_of(c for t in self.tricks for c in t.cards) | C.mask_of(trick)
+        for p in self.poignees:
+            if p.seat != seat and (p.shown & ~played) >> card & 1:
+                return f"but seat {p.seat + 1} showed it in a poignée"
+        chien = self.chien
+        taken = self.contract is not None and self.contract.chien_shown and seat == self.taker
+        if chien is not None and chien >> card & 1 and not taken:
+            return "but it is in the chien"
+        if self.discard_known and self.discard >> card & 1:
+            return "but it is in the discard"
+        lacks, cap = self._revealed(seat)
+        suit = C.suit_of(card)
+        if suit in lacks:
+            return f"but showed it had no {SUIT_WORDS[suit]} in trick {lacks[suit]}"
+        if C.is_trump(card) and cap is not None and card > cap[0]:
+            return f"but showed it had no trump above {C.rank_of(cap[0])} in trick {cap[1]}"
+        return None
+
+    def _revealed(self, seat: int) -> tuple[dict[int, int], tuple[int, int] | None]:
+        """What ``seat`` showed it lacks by how it followed: {suit (0-4): first trick}, and (highest
+        trump it may hold, trick) once it played a trump under one already in a trick."""
+        lacks: dict[int, int] = {}
+        cap = None
+        tricks = [list(zip(t.seats, t.cards)) for t in self.tricks] + [self.current]
+        for n, pairs in enumerate(tricks, start=1):
+            before: list[int] = []
+            for s, card in pairs:
+                if s == seat and card != C.EXCUSE:
+                    led, suit, top = led_suit(before), C.suit_of(card), highest_trump(before)
+                    if led is not None and suit != led:
+                        if led < C.N_SUITS:
+                            lacks.setdefault(led, n)
+                        if suit != 4:
+                            lacks.setdefault(4, n)
+                    if suit == 4 and top is not None and card < top and cap is None:
+                        cap = (top, n)
+                before.append(card)
+        return lacks, cap
 
     def play(self, card: int) -> None:
-        if not self.legal_cards() >> card & 1:
-            raise IllegalActionError(f"seat {self.to_act + 1} may not play {C.TOKENS[card]} now")
         seat = self.to_act
-        self.hands[seat] &= ~(1 << card)
+        hand = self.hands[seat]
+        if hand is not None:
+            if not self.legal_cards() >> card & 1:
+                raise IllegalActionError(f"seat {seat + 1} may not play {C.TOKENS[card]} now")
+            self.hands[seat] = hand & ~(1 << card)
+        else:
+            why = self.refusal(card)
+            if why:
+                raise IllegalActionError(f"seat {seat + 1} may not play {C.TOKENS[card]} now: {why[4:]}")
+        if not self.partner_known and card == self.called_card:
+            self.partner, self.partner_known = (seat if seat != self.taker else None), True
         self.current.append((seat, card))
         if len(self.current) < self.rules.players:
             self.to_act = (seat + 1) % self.rules.players
@@ -370,7 +505,10 @@ class Game:
         seats = tuple(s for s, _ in self.current)
         cards_ = tuple(c for _, c in self.current)
         winner = seats[trick_winner(cards_)]
-        if len(self.tricks) == self.rules.tricks - 1 and C.EXCUSE in cards_:
+        last = len(self.tricks) == self.rules.tricks - 1
+        if last and not self.partner_known and self.called_card is not None:
+            self.partner, self.partner_known = None, True      # the called card was put aside: alone
+        if last and C.EXCUSE in cards_ and self.partner_known:
             owner = seats[cards_.index(C.EXCUSE)]
             if self.outcome is Outcome.GOULASH or all(self.side(t.winner) == self.side(owner) for t in self.tricks):
                 winner = owner
@@ -389,8 +527,15 @@ class Game:
     # ---- the end ------------------------------------------------------------------------------
     def result(self) -> DealResult:
         if self._result is None:
+            if self.phase is Phase.DONE:
+                raise IllegalActionError("the called card is not known: the sides, and so the scores, are not")
             raise IllegalActionError(f"the deal is not over (phase {self.phase.value})")
         return self._result
+
+    @property
+    def counted(self) -> bool:
+        """Whether the deal is over and scored (a partial deal whose called card is unknown is not)."""
+        return self._result is not None
 
     def _expect(self, phase: Phase) -> None:
         if self.phase is not phase:
@@ -417,21 +562,21 @@ class Game:
                     excuse_debt = (owner, taker_of_trick)
             piles[taker_of_trick] = piles.get(taker_of_trick, 0) | won
         if self.taker is not None:
-            aside = self.discard if self.contract.chien_shown else self.deal.chien.mask
+            # what was not played: the discard (Prise, Garde) or the chien (Garde sans, Garde contre)
+            aside = C.ALL_CARDS & ~C.mask_of(c for t in self.tricks for c in t.cards)
             side = Side.TAKER if self.contract.chien_to_taker else Side.DEFENCE
             piles[side] = piles.get(side, 0) | aside
-        if excuse_debt is not None:
+        if excuse_debt is not None:         # it stays with its owner's side, even one with no other card
             owner, winners = excuse_debt
-            if piles.get(owner, 0) or self.outcome is Outcome.GOULASH:     # a Goulash: it stays with its owner
-                piles[owner] = piles.get(owner, 0) | 1 << C.EXCUSE
-                moved[owner] = moved.get(owner, 0) - 1
-                moved[winners] = moved.get(winners, 0) + 1
-            else:
-                piles[winners] = piles.get(winners, 0) | 1 << C.EXCUSE
+            piles[owner] = piles.get(owner, 0) | 1 << C.EXCUSE
+            moved[owner] = moved.get(owner, 0) - 1
+            moved[winners] = moved.get(winners, 0) + 1
         return piles, moved
 
     def _finish(self) -> None:
         self.phase = Phase.DONE
+        if not self.partner_known:
+            return                      # a partial deal whose called card is unknown: no count
         piles, moved = self._piles()
         misere = [0] * self.rules.players
         for seat, _ in self.miseres:

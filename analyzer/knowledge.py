@@ -118,7 +118,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
         aside_known = game.discard if seat == game.taker else game.shown_discard_trumps
         aside_forbidden = (KING_BITS | C.OUDLER_BITS | C.TRUMP_BITS) & ~game.shown_discard_trumps
         if seat != game.taker:
-            with_taker_or_aside = game.deal.chien.mask & ~played
+            with_taker_or_aside = (game.chien or 0) & ~played
     held = [0] * P
     for p in game.poignees:
         held[p.seat] |= p.shown & ~played
@@ -128,7 +128,8 @@ def seat_view(game: Game, seat: int) -> SeatView:
             excluded[p.seat] |= C.TRUMP_BITS & ~p.shown
     for misere_seat, kind in game.miseres:  # a misère declared tells what the hand lacks
         excluded[misere_seat] |= MISERE_LACKS[kind]
-    sizes = tuple(game.hands[s].bit_count() for s in range(P)) + (game.rules.chien_size,)
+    sizes = tuple(h.bit_count() if h is not None else game.rules.hand_size - game.cards_played(s).bit_count()
+                  for s, h in enumerate(game.hands)) + (game.rules.chien_size,)
     return SeatView(seat=seat, players=P, hand=game.hands[seat], sizes=sizes, played=played,
                     aside_known=aside_known, aside_forbidden=aside_forbidden,
                     with_taker_or_aside=with_taker_or_aside, held=tuple(held), excluded=tuple(excluded),

@@ -61,3 +61,22 @@ def trick_winner(trick: Sequence[int]) -> int:
         raise ValueError("a trick of the Excuse alone has no winner")
     best = max((c for c in trick if C.suit_of(c) == suit), key=C.rank_of)
     return list(trick).index(best)
+
+
+def illegal_reason(hand: int, trick: Sequence[int], card: int, forbidden_lead: int, called: int | None) -> str:
+    """The rule a card of ``hand`` breaks on ``trick`` (the card is held and not legal), in words."""
+    if not trick and forbidden_lead >> card & 1:
+        return (f"may not lead the called suit ({C.SUIT_NAMES[C.suit_of(called)]}) in the first trick "
+                f"unless with the called card {C.TOKENS[called]}")
+    suit = led_suit(trick)
+    if suit is not None and suit < C.N_SUITS and hand & C.suit_mask(suit):
+        return f"must follow in {C.SUIT_NAMES[suit]}"
+    top = highest_trump(trick)
+    over = hand & C.TRUMP_BITS & ~((1 << (top + 1)) - 1) if top is not None else 0
+    if over and C.is_trump(card):
+        return f"must play a trump higher than {C.rank_of(top)}"
+    if suit == 4:
+        return "must follow in trumps" + (f" higher than {C.rank_of(top)}" if over else "")
+    if over:
+        return f"has no {C.SUIT_NAMES[suit]} and must trump higher than {C.rank_of(top)}"
+    return f"has no {C.SUIT_NAMES[suit]} and must trump"

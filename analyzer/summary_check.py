@@ -4,7 +4,8 @@
 played deal, so it must refuse the summaries no deal ends with: ``why_impossible`` names the first
 contradiction it finds.  The card counts are exact: a side's pile is the cards of the tricks it won,
 plus the discard or the chien when they count for it (docs/rules.md, "Chien and discard"),
-adjusted by the Excuse's exchange; every card is worth an odd number of half-points, so a pile of ``n`` cards counts
+adjusted by the Excuse's exchange (arithmetic: 4 to the Excuse's side, 0.5 to its trick's winners, even
+when that side has no other card); every card is worth an odd number of half-points, so a pile of ``n`` cards counts
 ``n`` modulo 2 (hence whole counts at 4 players).  Every check is a necessary condition, so a summary
 refused is one no deal ends with (every summary of deals played by the reference engine passes, see
 tests/test_summary_check.py); the few finer limits of play it does not model (which trick the Excuse
@@ -21,6 +22,7 @@ from analyzer.scoring import Chelem, DealSummary, Side
 
 OUDLER_HALF_POINTS = 9
 EXCUSE_KEPT_HALF_POINTS = 8          # the Excuse kept through the exchange counts 4 to its side
+EXCHANGE_HALF_POINTS = 1             # and 0.5 to the winners of its trick
 TRUMPS_AND_EXCUSE = 22               # what poignées can show between them
 # The 75 other cards by value in half-points: 4 Kings, 4 Queens, 4 Knights, 4 Jacks and 59 cards of 0.5.
 KING_HALF_POINTS = 9
@@ -77,11 +79,15 @@ def taker_counts(players: int, contract: Contract, oudlers: int, tricks: tuple[i
         cards = won * players + (chien if contract.chien_to_taker else 0)
         discarded = chien if contract.chien_shown else 0     # no King and no oudler among them
         counts |= _pile_counts(cards, cards - discarded, oudlers)
-        # The side's Excuse, played in a trick the defence won, kept through the exchange: it counts 4
-        # on top of the side's own cards (which must hold at least one card to give in exchange).
+        # The exchange is arithmetic, even for a side with no other card (docs/rules.md, "Play").  The
+        # side's Excuse, played in a trick the defence won, kept: it counts 4 on top of the side's cards.
         petit_too = oudlers >= 2 if petit_au_bout is Side.TAKER else True
-        if oudlers >= 1 and lost >= 1 and cards >= 1 and petit_too:
+        if oudlers >= 1 and lost >= 1 and petit_too:
             counts |= {EXCUSE_KEPT_HALF_POINTS + s for s in _pile_counts(cards, cards - discarded, oudlers - 1)}
+        # The defence's Excuse, played in a trick the side won, kept by the defence: the side counts its
+        # other cards and 0.5 (this reaches past a pile of real cards only when the side took all the rest).
+        if oudlers <= 2 and won >= 1:
+            counts |= {EXCHANGE_HALF_POINTS + s for s in _pile_counts(cards - 1, cards - 1 - discarded, oudlers)}
     return frozenset(counts)
 
 

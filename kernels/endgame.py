@@ -142,7 +142,7 @@ def final_total(w, taker_tricks, taker_hp, oudlers, exc_trick, exc_owner, exc_wi
     n_tricks = HAND_SIZE[players]
     side_all = 1 if taker_tricks == n_tricks else (-1 if taker_tricks == 0 else 0)
     hp, oud, pab, chelem = settle(players, w[W_CONTRACT], taker_hp, oudlers, w[W_ASIDE_HP], w[W_ASIDE_OUDLERS],
-                                  w[W_ASIDE_CARDS], exc_trick, exc_owner, exc_winner, petit_trick, petit_winner,
+                                  exc_trick, exc_owner, exc_winner, petit_trick, petit_winner,
                                   side_all, taker_tricks, w[W_CHELEM])
     return contract_total(w[W_CONTRACT], hp, oud, pab, chelem, w[W_POIGNEE], w[W_PAB_FLAT])[0]
 

@@ -226,9 +226,9 @@ def finish_goulash(st, result):
 def finish_contract(hs, ht, st, result):
     """The count and score of a deal with a taker."""
     players = st[PLAYERS]
-    aside_hp, aside_oudlers, aside_cards = pile_count(hs[players], ht[players])
+    aside_hp, aside_oudlers, _ = pile_count(hs[players], ht[players])
     taker_hp, oudlers, pab, chelem = settle(
-        players, st[CONTRACT], st[TAKER_HP], st[TAKER_OUDLERS], aside_hp, aside_oudlers, aside_cards,
+        players, st[CONTRACT], st[TAKER_HP], st[TAKER_OUDLERS], aside_hp, aside_oudlers,
         st[EXCUSE_TRICK], st[EXCUSE_OWNER], st[EXCUSE_WINNER], st[PETIT_TRICK], st[PETIT_WINNER],
         st[LAST_TRICK_SIDE_ALL], st[TAKER_TRICKS], st[CHELEM])
     score_into(players, st[CONTRACT], taker_hp, oudlers, pab, chelem, st[POIGNEE], st[PAB_FLAT], st[TAKER],
@@ -264,7 +264,7 @@ def pile_count(pile_s, pile_t):
 
 
 @njit(cache=True)
-def settle(players, contract, taker_hp, oudlers, aside_hp, aside_oudlers, aside_cards, excuse_trick, excuse_owner,
+def settle(players, contract, taker_hp, oudlers, aside_hp, aside_oudlers, excuse_trick, excuse_owner,
            excuse_winner, petit_trick, petit_winner, side_all, taker_tricks, chelem_announced):
     """The count of a played deal from its running totals: the cards aside, the Excuse's exchange,
     petit au bout and the chelem.  Returns (taker's half-points, oudlers, pab, chelem code); shared by
@@ -278,14 +278,9 @@ def settle(players, contract, taker_hp, oudlers, aside_hp, aside_oudlers, aside_
     if excuse_trick >= 0:
         if excuse_trick == n_tricks - 1 or excuse_owner == excuse_winner:
             keeper = excuse_winner
-        else:
-            owner_tricks = taker_tricks if excuse_owner == 1 else n_tricks - taker_tricks
-            owner_has_cards = owner_tricks > 0 or (aside_cards > 0 and aside_to_taker == (excuse_owner == 1))
-            if owner_has_cards:
-                keeper = excuse_owner
-                taker_hp += -1 if excuse_owner == 1 else 1          # the half-point card given in exchange
-            else:
-                keeper = excuse_winner
+        else:               # kept by its owner's side, even with no other card (docs/rules.md, "Play")
+            keeper = excuse_owner
+            taker_hp += -1 if excuse_owner == 1 else 1          # the half-point given in exchange
         if keeper == 1:
             taker_hp += HALF_POINTS[EXCUSE_ID]
             oudlers += 1

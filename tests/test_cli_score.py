@@ -141,6 +141,22 @@ def test_json_chelem_bonus(options, total):
     assert data["contract_points"] == total and data["taker"] == 3 * total and data["defender"] == -total
 
 
+def test_fft_chelem_example_with_the_excuse_kept_by_the_defence():
+    """The FFT's worked example (docs/rules.md, "Scoring"): Garde, chelem announced and made while the
+    defence kept its Excuse (the exchange is arithmetic even for a side with no card): 87 points with
+    2 oudlers, a simple poignée and the Petit au bout to the taker: 142 + 20 + 20 + 400 = 582."""
+    result = run("score", "--contract", "garde", "--oudlers", "2", "--points", "87", "--poignee", "taker:simple",
+                 "--petit-au-bout", "taker", "--chelem", "announced-made")
+    assert result.exit_code == 0, result.output
+    lines = breakdown(result.stdout)
+    assert (lines["base"], lines["petit au bout"], lines["poignée"], lines["chelem"]) == (142, 20, 20, 400)
+    assert lines["taker"] == 1746
+    assert lines["each defender"] == -582
+    # one point less has no deal: a side taking every trick counts 91, or 87 when the defence kept its Excuse
+    refused = run("score", "--contract", "garde", "--oudlers", "2", "--points", "85", "--chelem", "announced-made")
+    assert refused.exit_code != 0 and "exactly 87" in refused.output
+
+
 def test_json_a_lost_contract_gives_the_poignee_to_the_defence():
     data = score_json("--contract", "garde-contre", "--oudlers", "0", "--points", "50", "--poignee", "taker:simple")
     assert data["contract_points"] == -(25 + 6) * 6 - 20

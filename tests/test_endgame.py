@@ -28,6 +28,7 @@ from analyzer.scoring import Side
 from analyzer.simulate import state_from_game
 from kernels import endgame as E
 from kernels import playout as K
+from tests.crafted import defence_chelem_game, fft_chelem_game, play_scripted
 from tests.randomplay import new_random_game, step
 
 CHECKS = int(os.environ.get("ENDGAME_CHECKS", "120"))
@@ -187,3 +188,16 @@ def test_every_card_value_matches_brute_force(players):
 def test_four_trick_endings_at_three_players():
     """Longer endings, where the table is probed at two trick starts (cheap to brute-force at 3 players)."""
     check_endings(3, 25, (4, 4), 4000)
+
+
+@pytest.mark.parametrize("make,value", [(fft_chelem_game, max), (defence_chelem_game, min)],
+                         ids=["fft-chelem", "garde-contre-defence-chelem"])
+def test_excuse_kept_by_a_side_with_no_card(make, value):
+    """Two tricks from the end of a deal whose Excuse went early to a side that takes no trick and has
+    no card aside (it keeps it, docs/rules.md "Play"): the solver values every card as the reference."""
+    game = make()
+    play_scripted(game, until=game.rules.tricks - 2)
+    assert C.EXCUSE in game.tricks[0].cards and game.to_act == 0
+    expected = brute_values(game)
+    assert solver_values(game, E.new_workspace(12)) == expected
+    assert value(expected.values()) == play_scripted(game).result().seat_scores[game.taker]

@@ -236,17 +236,44 @@ def test_garde_sans_chien_counts_for_taker_unseen():
     assert r.seat_scores == [1680, -560, -560, -560]
 
 
-def test_garde_sans_excuse_early_defence_never_wins_a_trick():
-    # Decided (docs/rules.md, "Play"): the defence played the Excuse and ends with no card at all to
-    # give, so the Excuse goes to the winners outright: 182 hp, 3 oudlers -> 560.
+def test_garde_sans_defence_keeps_its_excuse_with_no_card_at_all():
+    # Decided (docs/rules.md, "Play"): the defence played the Excuse early and ends with no card at
+    # all, yet keeps it (the exchange is arithmetic): 182 - 9 + 1 = 174 hp = 87 points, 2 oudlers,
+    # margin 46: (25+46)*4 = 284 + petit au bout 40 + chelem made 200 = 524.
     g = Game.new(deal_d(), Rules())
     bid_all(g, [Contract.GARDE_SANS, None, None, None])
     declare_nothing(g)
     scripted(g, 0, excuse_trick=0)
     r = g.result()
-    assert r.taker_half_points == 182
-    assert r.taker_oudlers == 3
-    assert r.score.total == 560
+    assert all(t.winner == 0 for t in g.tricks)
+    assert r.taker_half_points == 174
+    assert r.taker_oudlers == 2
+    assert r.petit_au_bout is Side.TAKER
+    assert r.chelem is Chelem.MADE
+    assert r.score.total == 524
+
+
+def test_fft_chelem_example_defence_keeps_its_excuse():
+    # The FFT's worked example (docs/rules.md, "Scoring"): Garde, the taker (the Petit and 5-21)
+    # announces a chelem, shows a simple poignée and takes every trick, the Petit last; the defence
+    # played the Excuse in the first trick and keeps it: 87 points, 2 oudlers, margin 46:
+    # (25+46)*2 = 142 + petit au bout 20 + poignée 20 + chelem 400 = 582, the taker +1,746.
+    rules = Rules()
+    g = Game.new(deal_d(), rules)
+    bid_all(g, [Contract.GARDE, None, None, None])
+    g.make_discard(su(CL, 9, 13) | tr(5, 5))
+    g.announce_chelem("chelem")
+    g.declare(poignee=lowest_poignee(g.hands[0], PoigneeLevel.SIMPLE, rules))
+    while g.phase is Phase.DECLARE:
+        g.declare()
+    scripted(g, 0, excuse_trick=0)
+    r = g.result()
+    assert C.EXCUSE in g.tricks[0].cards and g.tricks[0].winner == 0
+    assert all(t.winner == 0 for t in g.tricks)
+    assert (r.taker_half_points, r.taker_oudlers) == (174, 2)
+    assert (r.petit_au_bout, r.chelem) == (Side.TAKER, Chelem.ANNOUNCED_MADE)
+    assert (r.score.base, r.score.petit_au_bout, r.score.poignee, r.score.chelem) == (142, 20, 20, 400)
+    assert r.seat_scores == [1746, -582, -582, -582]
 
 
 def test_prise_chien_taken_forced_trump_discard_and_poignee():

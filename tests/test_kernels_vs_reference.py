@@ -20,6 +20,7 @@ from analyzer.simulate import CHELEM_CODES, PAB_SIDES, play_deals, state_from_ga
 from kernels import playout as K
 from kernels.declarations import announce_chelem, call_card, poignee_to_show
 from kernels.discard import heuristic_discard
+from tests.crafted import defence_chelem_game, fft_chelem_game, play_scripted
 from tests.randomplay import held_miseres, misere_deal, new_random_game, random_deal, step
 
 
@@ -198,6 +199,22 @@ def test_kernel_count_matches_reference_on_random_games_under_variants(players):
         scale = 2 if ref.outcome is Outcome.GOULASH else 1
         assert list(result[:players]) == [scale * x for x in ref.seat_scores], f"game {k}"
     assert min(seen.values()) >= 10, seen
+
+
+@pytest.mark.parametrize("make,count", [(fft_chelem_game, (174, 2, 1746)), (defence_chelem_game, (8, 1, -2076))],
+                         ids=["fft-chelem", "garde-contre-defence-chelem"])
+def test_kernel_count_keeps_the_excuse_with_a_side_that_has_no_card(make, count):
+    """The Excuse played early by a side that then takes no trick and has no card aside stays with
+    it, 4 points against 0.5 (docs/rules.md, "Play"): the FFT's chelem example (the taker counts 87
+    with 2 oudlers) and a Garde contre taker taking no trick (4 points, 1 oudler); kernels as reference."""
+    game = play_scripted(make())
+    ref = game.result()
+    assert (ref.taker_half_points, ref.taker_oudlers, ref.seat_scores[game.taker]) == count
+    hs, ht, st = state_from_game(game)
+    result = np.zeros(K.RESULT_SIZE, dtype=np.int64)
+    K.finish(hs, ht, st, result)
+    assert list(result[:4]) == ref.seat_scores
+    assert (result[K.R_TAKER_HP], result[K.R_OUDLERS]) == (ref.taker_half_points, ref.taker_oudlers)
 
 
 def test_playouts_are_the_same_whatever_the_threads():

@@ -175,7 +175,9 @@ def test_the_result_may_stand_before_the_play():
 
 def test_a_thrown_in_deal():
     rec = parse_records('[Players "3"]\n[Auction "pass pass pass"]\n')[0].check()
-    assert rec.computed_result() is None                               # the hands are not given
+    # no hand given: a partial deal, counted as a whole one is (a thrown-in deal scores nothing)
+    assert rec.computed_result() == {"outcome": "thrown-in", "scores": [0, 0, 0]}
+    assert not rec.replay.complete
     game = random_game(random.Random(1), Rules(players=3))
     full = record_of_game(game)
     full.auction, full.call, full.discard, full.chelem, full.poignees, full.tricks, full.result = (
@@ -184,3 +186,35 @@ def test_a_thrown_in_deal():
     assert full.computed_result() == {"outcome": "thrown-in", "scores": [0, 0, 0]}
     assert Contract.PRISE.token == "prise"
     assert isinstance(full.game, Game)
+
+
+def test_a_partial_record_is_scored_as_the_whole_record_when_the_excuse_takes_the_last_trick():
+    """One engine for whole and partial records: the taker (seat 1) announces a chelem, wins every
+    trick and leads the Excuse last, which then wins the last trick (docs/rules.md, "Play") and puts
+    the Petit au bout in the trick before.  The record of what seat 2 knows (its hand; the taker's
+    hand, the chien and the discard unknown) is scored as the whole record is."""
+    from tests.crafted import CL, EX, play_scripted, su, tr
+    S, H, D = 0, 1, 2
+    hands = [EX | 1 << C.PETIT | tr(6, 21), tr(2, 5) | su(S, 1, 10) | su(H, 1, 4),
+             su(S, 11, 14) | su(H, 5, 14) | su(D, 1, 4), su(D, 5, 14) | su(CL, 1, 8)]
+    rules = Rules()
+    game = Game.partial(rules, hands, su(CL, 9, 14))
+    for bid in (Contract.GARDE, None, None, None):
+        game.bid(bid)
+    game.make_discard(su(CL, 9, 13) | tr(6, 6))
+    game.announce_chelem("chelem")
+    while game.phase is Phase.DECLARE:
+        game.declare()
+    play_scripted(game, excuse_trick=-1)
+    assert game.tricks[-1].cards[0] == C.EXCUSE and game.tricks[-1].winner == 0
+    whole = parse_records(record_of_game(game).to_text())[0].check()
+    assert whole.computed_result()["chelem"] == "announced-made"
+    assert whole.computed_result()["petit-au-bout"] == "taker"
+
+    seen = copy.deepcopy(whole)
+    seen.hands, seen.chien, seen.discard = {1: hands[1]}, None, None
+    partial = parse_records(seen.to_text())[0].check()          # the whole record's Result is checked too
+    assert partial.known_seats != [0, 1, 2, 3] and not partial.replay.complete
+    assert whole.complete_deal and not partial.complete_deal
+    assert partial.replay.game.tricks[-1].winner == 0
+    assert partial.computed_result() == whole.computed_result()

@@ -109,7 +109,7 @@ CASES = {
                       "computed 'scores +258 -86 -86 -86'"),
     "result of an unfinished deal": (PARTIAL, "1: 6C CC\n", '1: 6C CC\n[Result "taker 1"]\n',
                                      "line 21 'Result': a Result is given but the record does not reach the end "
-                                     "of the deal with every hand known"),
+                                     "of the deal"),
     "unreadable result": (FOUR, "oudlers 2;", "oudlers two;",
                           "line 36 'oudlers two': unreadable Result field (expected e.g. 'taker 2; made by 4; "
                           "points 45; oudlers 2; scores' with 4 scores)"),

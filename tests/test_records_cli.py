@@ -157,4 +157,6 @@ def test_import_and_check_a_deal_everybody_passed(tmp_path):
     record = tmp_path / "pass.txt"
     record.write_text(imported.output, encoding="utf-8")
     r = run("record", "check", record)
-    assert r.exit_code == 0 and r.output == f"{record} #1: 4 players; everybody passed (thrown in); no hand known\n"
+    # no hand known, yet counted as the whole deal is: a deal thrown in scores nothing
+    assert r.exit_code == 0 and r.output == (f"{record} #1: 4 players; everybody passed (thrown in); "
+                                             "scores 0 0 0 0; no hand known\n")

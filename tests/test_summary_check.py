@@ -102,6 +102,9 @@ def contradiction(contract=PRISE, oudlers=1, points=51.0, players=4, **kw):
     (dict(oudlers=3, points=91), "did it take every trick?"),
     (dict(oudlers=0, points=3), "did the defence take every trick?"),
     (dict(oudlers=1, points=81, chelem=Chelem.PETIT_ANNOUNCED_FAILED), "two tricks at least"),
+    # every trick to the taker: all 91 points, or 87 when the defence kept its Excuse (the exchange)
+    (dict(contract=GARDE, oudlers=2, points=85, chelem=Chelem.ANNOUNCED_MADE), "counts exactly 87"),
+    (dict(contract=CONTRE, oudlers=1, points=6, chelem=Chelem.DEFENCE), "counts exactly 4"),
 ])
 def test_contradictions_are_named(kw, words):
     why = contradiction(**kw)
@@ -120,6 +123,14 @@ def test_contradictions_are_named(kw, words):
     dict(poignees=((TAKER, SIMPLE), (DEFENCE, SIMPLE))),                              # 20 of 22 trumps
     dict(players=5, poignees=((TAKER, SIMPLE), (TAKER, SIMPLE))),                    # taker and partner
     dict(players=3, contract=PRISE, oudlers=2, points=40.5),
+    # the exchange is arithmetic even for a side with no other card (docs/rules.md, "Play"):
+    # the FFT's example, the defence keeping its Excuse under the taker's chelem (91 - 4) ...
+    dict(contract=GARDE, oudlers=2, points=87, chelem=Chelem.ANNOUNCED_MADE, petit_au_bout=TAKER,
+         poignees=((TAKER, SIMPLE),)),
+    dict(players=3, contract=SANS, oudlers=2, points=87, chelem=Chelem.MADE),
+    dict(players=5, contract=GARDE, oudlers=2, points=87, chelem=Chelem.MADE),
+    # ... and a Garde contre taker taking no trick keeping its own (4 points, 1 oudler)
+    dict(contract=CONTRE, oudlers=1, points=4, chelem=Chelem.DEFENCE),
 ])
 def test_possible_summaries_pass(kw):
     assert contradiction(**kw) is None

@@ -17,6 +17,7 @@ import numpy as np
 from analyzer import cards as C
 from analyzer.errors import TarotError
 from analyzer.game import Phase
+from analyzer.knowledge import seat_view
 from analyzer.records import Record, RecordError
 from analyzer.sampling import sample_deals
 from kernels.deals import stream_state
@@ -58,11 +59,11 @@ def _layout(record: Record, seat: int, seed: int, attempt: int) -> tuple[dict[in
         places = sample_deals(P, 1, seed + attempt, fixed=fixed)[0]
         hands = {s: C.mask_of(c for c in range(C.N_CARDS) if places[c] == s) for s in range(P)}
         return hands, C.mask_of(c for c in range(C.N_CARDS) if places[c] == P), None
-    view = table.view(seat)
+    view = seat_view(table, seat)
     allowed = np.array(view.allowed_places(), dtype=np.int64)
     for other, hand in enumerate(rep.dealt):            # the other hands the record gives stay theirs
         if hand is not None and other != seat:
-            for card in C.cards_of(hand & ~table.cards_played[other]):
+            for card in C.cards_of(hand & ~table.cards_played(other)):
                 allowed[card] = 1 << other
     room = np.array(view.sizes, dtype=np.int64)
     fixed, constrained, last, _, left, strides, counts, start = prepare(allowed, room)
@@ -73,7 +74,7 @@ def _layout(record: Record, seat: int, seed: int, attempt: int) -> tuple[dict[in
                  stream_state(np.uint64(seed), attempt), place)
     held = [C.mask_of(c for c in range(C.N_CARDS) if place[c] == p) for p in range(P + 1)]
     aside = held[P]
-    hands = {s: table.cards_played[s] | held[s] for s in range(P)}
+    hands = {s: table.cards_played(s) | held[s] for s in range(P)}
     if table.contract.chien_shown:
         if rep.chien is None:
             raise TarotError("the record does not give the chien: the taker's hand as dealt cannot be rebuilt")

@@ -2,17 +2,20 @@
 
 A record holds what was written (hands, chien, auction, call, discard, declarations, tricks, the
 players' ``Result``), with cards as ids and card sets as 78-bit masks, seats 0…P-1 in bidding order.
-Loading a record replays it (``analyzer.records.replay``): through the reference engine
-(``analyzer.game.Game``) when every hand is known or follows from the rest, or, when some hands
-stay unknown (what one player remembers), through a lighter replay that checks everything the known
-cards allow and can be analysed only from the known seats.
+Loading a record replays it (``analyzer.records.replay``) through the reference engine
+(``analyzer.game.Game``), whether every hand is known or follows from the rest or some hands stay
+unknown (what one player remembers: the engine then checks everything the known cards allow, and the
+record can be analysed only from the known seats).
+
+The replay and the two written forms live in modules that import this one; they are looked up in
+``IMPLEMENTATIONS``, which ``analyzer.records`` fills when it is imported, so no import goes in a circle.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from analyzer.errors import TarotError
 from analyzer.rules import Rules
@@ -26,6 +29,9 @@ UNKNOWN_BID = "?"
 UNKNOWN_CARD = -1          # a called card not recorded (written ?)
 BID_TOKENS = ("pass", "prise", "garde", "garde-sans", "garde-contre")
 PHASES = ("bid", "call", "discard", "chelem", "poignee", "misere", "card")
+# name -> function: replay, format_record, parse_records, record_to_json, record_from_json (set by
+# analyzer/records/__init__.py)
+IMPLEMENTATIONS: dict[str, Callable] = {}
 
 
 class RecordError(TarotError):
@@ -84,8 +90,7 @@ class Record:
     def replay(self) -> "Replay":
         """The checked replay (raises ``RecordError`` on the first rule broken).  Computed once: to change
         a checked record, make a new one (``dataclasses.replace``)."""
-        from analyzer.records.replay import replay
-        return replay(self)
+        return IMPLEMENTATIONS["replay"](self)
 
     def check(self) -> "Record":
         """Replay and check the record (``RecordError`` on the first problem); returns it."""
@@ -95,7 +100,7 @@ class Record:
     @property
     def complete_deal(self) -> bool:
         """Whether every hand and the chien are known (given or determined by the rest)."""
-        return self.replay.game is not None
+        return self.replay.game.complete
 
     @property
     def dealt(self) -> list[int | None]:
@@ -130,22 +135,18 @@ class Record:
 
     # ---- formats ------------------------------------------------------------------------------
     def to_text(self) -> str:
-        from analyzer.records.text import format_record
-        return format_record(self)
+        return IMPLEMENTATIONS["format_record"](self)
 
     def to_json(self) -> dict:
-        from analyzer.records.jsonform import record_to_json
-        return record_to_json(self)
+        return IMPLEMENTATIONS["record_to_json"](self)
 
     @classmethod
     def from_json(cls, obj: dict, source: str = "") -> "Record":
-        from analyzer.records.jsonform import record_from_json
-        return record_from_json(obj, source)
+        return IMPLEMENTATIONS["record_from_json"](obj, source)
 
     @classmethod
     def from_text(cls, text: str, source: str = "") -> "Record":
-        from analyzer.records.text import parse_records
-        records = parse_records(text, source)
+        records = IMPLEMENTATIONS["parse_records"](text, source)
         if len(records) != 1:
             raise RecordError(f"expected one record, found {len(records)}", source=source)
         return records[0]

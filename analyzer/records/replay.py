@@ -5,11 +5,10 @@ every hand that played; the chien and the discard follow from what was not playe
 left unknown is the rest of the deck).  Then the actions, in order: the bids, the call, the
 discard, the chelem announcement, each seat's declarations, the cards.
 
-* Every hand known: the actions go through the reference engine (``analyzer.game.Game``), so the
-  rules live in one place; the record's result is the engine's.
-* Some hand unknown (what one player remembers): ``analyzer.records.partial.PartialTable`` replays
-  the same actions with the engine's rule functions, checking everything the known cards allow.
-  Such a record is analysed from its known seats only.
+The actions go through the reference engine (``analyzer.game.Game``), so the rules live in one
+place, whether every hand is known or only some (what one player remembers: ``Game.partial`` checks
+everything the known cards allow); the record's result is the engine's, for a partial record played to
+its end too.  A record with an unknown hand is analysed from its known seats only.
 """
 
 from __future__ import annotations
@@ -20,11 +19,9 @@ from typing import Callable
 from analyzer import cards as C
 from analyzer.errors import TarotError
 from analyzer.game import Game, Phase
-from analyzer.hand import Deal, Hand
 from analyzer.knowledge import seat_view
 from analyzer.notation import format_cards
 from analyzer.play import trick_winner
-from analyzer.records.partial import PartialTable, illegal_reason
 from analyzer.records.record import UNKNOWN_BID, UNKNOWN_CARD, Decision, Record, RecordError
 from analyzer.records.result import computed_result, result_differences
 from analyzer.rules import Contract, Rules
@@ -120,22 +117,24 @@ class _Stop(Exception):
 @dataclass
 class Replay:
     """A checked record: the places it determines, the leaders of its tricks, its computed result, and
-    (every hand known) the reference game at its end."""
+    the reference game at its end (a partial one when some hand is unknown)."""
 
     record: Record
     dealt: list[int | None]
     chien: int | None
     discard: int | None
-    game: Game | PartialTable
+    game: Game
     leaders: list[int]
     result: dict | None
     actions: int
 
     @property
     def complete(self) -> bool:
-        return isinstance(self.game, Game)
+        return self.game.complete and self.record.call != UNKNOWN_CARD
 
     def position(self, actions: int | None) -> Game:
+        if not self.complete and self.game.complete:
+            raise RecordError("the called card is not known: the record cannot be analysed", source=self.record.source)
         if not self.complete:
             unknown = ", ".join(str(s + 1) for s, h in enumerate(self.dealt) if h is None)
             raise RecordError(f"the hands of seats {unknown} are not known: the record can only be analysed "
@@ -158,7 +157,7 @@ class Replay:
             hand = engine.hands[seat]
             view = None
             if phase == "card" and hand is not None:
-                view = engine.view(seat) if isinstance(engine, PartialTable) else seat_view(engine, seat)
+                view = seat_view(engine, seat)
             out.append(Decision(index, seat, phase, action, line, hand, view))
 
         _drive(self.record, self._fresh(), on_decision=collect)
@@ -171,16 +170,13 @@ def _past_auction(rec: Record) -> bool:
 
 
 def _new_engine(rec: Record, rules: Rules, dealt, chien):
-    call_unknown = rec.call == UNKNOWN_CARD
-    if all(h is not None for h in dealt) and chien is not None and not call_unknown:
-        game = Game.new(Deal(tuple(Hand(h) for h in dealt), Hand(chien)), rules)
-        if game.phase is Phase.DONE and rec.auction:
-            seat = game.deal.petit_sec_seat()
-            raise RecordError(f"seat {seat + 1}'s hand is petit sec (only the Petit, no Excuse): the deal is "
-                              "annulled and not bid (variant petit-sec=play plays it)", _where(rec, f"Hand{seat + 1}"),
-                              f"Hand{seat + 1}", rec.source)
-        return game
-    return PartialTable(rules, list(dealt), chien)
+    game = Game.partial(rules, list(dealt), chien)
+    if game.phase is Phase.DONE and rec.auction:
+        seat = game.petit_sec_seat()
+        raise RecordError(f"seat {seat + 1}'s hand is petit sec (only the Petit, no Excuse): the deal is "
+                          "annulled and not bid (variant petit-sec=play plays it)", _where(rec, f"Hand{seat + 1}"),
+                          f"Hand{seat + 1}", rec.source)
+    return game
 
 
 def replay(rec: Record) -> Replay:
@@ -193,7 +189,7 @@ def replay(rec: Record) -> Replay:
     dealt, chien, discard = determine_places(rec, rules)
     if not _consistent(dealt, chien):
         # derived places that clash come from an illegal play: replay on the given places, which names it
-        _drive(rec, PartialTable(rules, [rec.hands.get(s) for s in range(rules.players)], rec.chien),
+        _drive(rec, Game.partial(rules, [rec.hands.get(s) for s in range(rules.players)], rec.chien),
                discard=rec.discard)
         raise RecordError("the hands given and the cards played do not fit together", _where(rec, "Players"),
                           "Players", rec.source)
@@ -202,12 +198,13 @@ def replay(rec: Record) -> Replay:
     leaders = [t.leader for t in engine.tricks]
     if engine.current:
         leaders.append(engine.leader)
-    result = computed_result(engine) if isinstance(engine, Game) and engine.phase is Phase.DONE else None
+    result = computed_result(engine) if engine.counted else None
     if rec.result is not None:
         line = _where(rec, "Result")
         if result is None:
-            raise RecordError("a Result is given but the record does not reach the end of the deal "
-                              "with every hand known", line, "Result", rec.source)
+            why = ("its called card is not known, so neither are the sides" if engine.phase is Phase.DONE
+                   else "the record does not reach the end of the deal")
+            raise RecordError(f"a Result is given but {why}", line, "Result", rec.source)
         diffs = result_differences(rec.result, result)
         if diffs:
             raise RecordError("the Result disagrees with the play: " + "; ".join(diffs), line, "Result", rec.source)
@@ -293,7 +290,7 @@ def _drive_actions(rec: Record, engine, discard, act) -> None:
                                   auction_line, "Auction", src)
             return
         if rec.call == UNKNOWN_CARD:
-            act(taker, "call", "?", _where(rec, "Call"), "?", lambda: setattr(engine, "phase", engine.after_call()))
+            act(taker, "call", "?", _where(rec, "Call"), "?", lambda: engine.call(None))
         else:
             act(taker, "call", C.TOKENS[rec.call], _where(rec, "Call"), C.TOKENS[rec.call],
                 lambda: engine.call(rec.call))
@@ -301,7 +298,7 @@ def _drive_actions(rec: Record, engine, discard, act) -> None:
         raise RecordError("a Call with no taker", _where(rec, "Call"), "Call", src)
     declarations = rec.chelem or rec.poignees or rec.miseres or rec.tricks is not None
     if engine.phase is Phase.DISCARD:
-        if discard is None and isinstance(engine, Game):
+        if discard is None and engine.complete:
             if declarations:
                 raise RecordError(f"{engine.contract.token}: the taker's discard (a Discard tag) is needed to "
                                   "replay the rest", auction_line, "Auction", src)
@@ -390,15 +387,5 @@ def _play(rec: Record, engine, act) -> None:
             act(seat, "card", tok, line, tok, lambda c=card: engine.play(c))
 
 
-def _refusal(engine, card: int) -> str | None:
-    if isinstance(engine, PartialTable):
-        return engine.refuse(card)
-    hand = engine.hands[engine.to_act]
-    if not hand >> card & 1:
-        return "but does not hold it"
-    if not engine.legal_cards() >> card & 1:
-        forbidden = 0
-        if engine.called_card is not None and not engine.tricks and not engine.current:
-            forbidden = C.suit_mask(C.suit_of(engine.called_card)) & ~(1 << engine.called_card)
-        return "but " + illegal_reason(hand, [c for _, c in engine.current], card, forbidden, engine.called_card)
-    return None
+def _refusal(engine: Game, card: int) -> str | None:
+    return engine.refusal(card)

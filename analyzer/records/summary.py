@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from analyzer import cards as C
-from analyzer.game import Game, Phase
+from analyzer.game import Phase
 from analyzer.records.record import UNKNOWN_CARD, Record
 
 
@@ -20,7 +20,7 @@ def record_summary(rec: Record) -> dict:
         out["called"] = "?"
     elif engine.called_card is not None:
         out["called"] = C.TOKENS[engine.called_card]
-        if isinstance(engine, Game):
+        if engine.partner_known:
             out["partner"] = None if engine.partner is None else engine.partner + 1
     if engine.phase is Phase.DONE and engine.taker is None:
         out["outcome"] = "goulash" if rec.rules.all_pass == "goulash" else "thrown-in"
@@ -34,7 +34,7 @@ def record_summary(rec: Record) -> dict:
 def _stops(engine) -> str | None:
     """Where an unfinished record stops (None when the deal is over)."""
     if engine.phase is Phase.DONE:
-        return None if isinstance(engine, Game) or engine.taker is None else "end of play (the scores are unknown)"
+        return None if engine.counted or engine.taker is None else "end of play (the scores are unknown)"
     if engine.phase is Phase.BIDDING:
         return f"auction, after {len(engine.bids)} bids"
     if engine.phase is Phase.CALL:
