@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from analyzer.baselines import METHODS
+from analyzer.output import atomic_output, check_output
 from analyzer.quality.compare_play import (EVAL_WORLDS, GROUPINGS, MAX_DEALS, PLAYERS_OF_THE_DEALS, SEARCH_WORLDS,
                                            SIDES, compare_play)
 from analyzer.runs import MAX_WORLDS
@@ -37,8 +38,9 @@ from cli.progress import Progress
               help="Worlds per decision of the search whose card is compared.")
 @click.option("--eval-worlds", type=click.IntRange(1, MAX_WORLDS), default=EVAL_WORLDS, show_default=True,
               help="Fresh worlds on which the two cards are played when they differ.")
-@click.option("--decisions", "decisions_file", type=click.File("w", lazy=False),
-              help="Also write every decision compared to this CSV file (situation, both cards, cost).")
+@click.option("--decisions", "decisions_file", type=click.Path(dir_okay=False),
+              help="Also write every decision compared to this CSV file (situation, both cards, cost); written "
+                   "whole or not at all.")
 @jobs_option
 @variant_option
 @quiet_option
@@ -56,10 +58,13 @@ def compare_play_command(players, deals, side, play, by, top, seed, bidding, wor
     The table gives, per group, the decisions, how many differ, their mean cost with its standard
     error, and the cost per deal played: the situations where a better heuristic would gain most."""
     rules = rules_from(players, variants)
+    if decisions_file is not None:
+        check_output(decisions_file, "--decisions")        # before the comparison, not after it
     with Progress("comparing", quiet) as bar:
         r = compare_play(rules.players, deals, side, seed, bidding, worlds, eval_worlds, jobs, bar, rules, play)
-    if decisions_file:
-        r.decisions.to_csv(decisions_file, index=False, lineterminator="\n")
+    if decisions_file is not None:
+        with atomic_output(decisions_file, "--decisions", newline="") as handle:
+            r.decisions.to_csv(handle, index=False, lineterminator="\n")
     if fmt == "json":
         echo_json(r.as_dict(by))
         return
