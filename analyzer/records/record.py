@@ -28,6 +28,14 @@ BID_TOKENS = ("pass", "prise", "garde", "garde-sans", "garde-contre")
 PHASES = ("bid", "call", "discard", "chelem", "poignee", "misere", "card")
 
 
+TOKEN_SHOWN = 60          # characters of a token quoted in an error (a pasted page must not fill the screen)
+
+
+def shown_token(token: str) -> str:
+    """``token`` quoted for an error message, cut after ``TOKEN_SHOWN`` characters."""
+    return repr(token) if len(token) <= TOKEN_SHOWN else repr(token[:TOKEN_SHOWN]) + "…"
+
+
 class RecordError(TarotError):
     """A record that cannot be read or breaks a rule; the message names the line, the token and the rule."""
 
@@ -40,7 +48,7 @@ class RecordError(TarotError):
             where.append(f"line {line}")
         prefix = ":".join(where)
         if token is not None:
-            prefix = f"{prefix} {token!r}" if prefix else repr(token)
+            prefix = f"{prefix} {shown_token(token)}" if prefix else shown_token(token)
         super().__init__(f"{prefix}: {message}" if prefix else message)
 
 
