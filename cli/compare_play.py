@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import click
 
 from analyzer.baselines import METHODS
@@ -11,6 +13,7 @@ from analyzer.quality.compare_play import (EVAL_WORLDS, GROUPINGS, MAX_DEALS, PL
 from analyzer.runs import MAX_WORLDS
 from cli.options import (echo_json, format_option, jobs_option, players_option, quiet_option, rules_from,
                          seed_option, variant_option)
+from cli.match import deals_phrase
 from cli.progress import Progress
 
 
@@ -72,7 +75,7 @@ def compare_play_command(players, deals, side, play, by, top, seed, bidding, wor
 
 
 def _table(r, by: str, top: int) -> None:
-    click.echo(f"{r.players} players, {r.deals:,} deals played by the {r.play} ({r.skipped:,} skipped: everybody "
+    click.echo(f"{r.players} players, {deals_phrase(r.deals)} played by the {r.play} ({r.skipped:,} skipped: everybody "
                f"passed); search: pimc, {r.worlds} worlds a decision; costs on {r.eval_worlds} fresh worlds; "
                f"{r.seconds:.1f} s")
     click.echo("costs: the search's card minus the heuristic's, in points of the deciding seat's own score")
@@ -80,7 +83,7 @@ def _table(r, by: str, top: int) -> None:
     click.echo(f"{'side':<14}{'decisions':<16}{'compared':>9}{'differ':>8}{'a deal':>9}{'± se':>6}")
     for g in r.totals():
         click.echo(f"{g.side:<14}{g.label:<16}{g.decisions:>9,}{g.differ / max(g.decisions, 1):>8.0%}"
-                   f"{g.per_deal:>+9.1f}{g.per_deal_se:>6.1f}")
+                   f"{g.per_deal:>+9.1f}{_se(g.per_deal_se, 6, 1)}")
     groups = r.groups(by)
     shown = groups if by == "trick" else groups[:top]
     click.echo("")
@@ -91,5 +94,14 @@ def _table(r, by: str, top: int) -> None:
     click.echo(f"{'side':<14}{'group':<{width}}{'compared':>9}{'differ':>8}{'mean cost':>10}{'± se':>6}"
                f"{'a deal':>9}{'± se':>6}")
     for g in shown:
-        click.echo(f"{g.side:<14}{g.label:<{width}}{g.decisions:>9,}{g.differ:>8,}{g.cost:>+10.2f}{g.cost_se:>6.2f}"
-                   f"{g.per_deal:>+9.2f}{g.per_deal_se:>6.2f}")
+        click.echo(f"{g.side:<14}{g.label:<{width}}{g.decisions:>9,}{g.differ:>8,}{_signed(g.cost, 10, 2)}"
+                   f"{_se(g.cost_se, 6, 2)}{g.per_deal:>+9.2f}{_se(g.per_deal_se, 6, 2)}")
+
+
+def _se(value: float, width: int, digits: int) -> str:
+    """A standard error for the table; with too few decisions or deals there is none (a dash, not nan)."""
+    return f"{value:>{width}.{digits}f}" if math.isfinite(value) else f"{'–':>{width}}"
+
+
+def _signed(value: float, width: int, digits: int) -> str:
+    return f"{value:>+{width}.{digits}f}" if math.isfinite(value) else f"{'–':>{width}}"
