@@ -247,3 +247,12 @@ def test_parsing_many_tags_takes_linear_time():
 def test_a_long_token_is_cut_in_the_message():
     error = one_line_error(FOUR.replace("1: KH 3 CH QH", "1: " + "Z" * 5_000), "trick 1")
     assert len(str(error)) < 300
+
+
+def test_an_inferred_hand_of_the_wrong_size_is_a_record_error_naming_the_record():
+    five = (DATA / "five-players.txt").read_text(encoding="utf-8")
+    assert "9H 10H 14 16 20\n" in five
+    start = five[:five.index("[Players")].count("\n") + 1
+    error = one_line_error(five.replace("9H 10H 14 16 20\n", "9H 10H 14 16 2\n"), "has 16 cards",
+                           f"the record that starts on line {start}")
+    assert error.line == start

@@ -52,7 +52,8 @@ _TOKEN = re.compile(r'[^\s:#\[\]"]+')     # a bid or a card: one token, nothing 
 
 
 def _bad(key: str, what: str, source: str) -> RecordError:
-    return RecordError(f"JSON key {key}: {what}", None, key, source)
+    shown = key if len(key) <= 40 else key[:40] + "…"
+    return RecordError(f"JSON key {shown}: {what}", None, key, source)
 
 
 def _text(value, key: str, source: str, numbers: bool = False) -> str:
@@ -100,7 +101,7 @@ def record_from_json(obj: dict, source: str = "") -> Record:
         raise RecordError("the record has no 'players'", None, "players", source)
     players = _text(obj["players"], "players", source, numbers=True)
     lines = []
-    tags = obj.get("tags") or {}
+    tags = {} if obj.get("tags") is None else obj["tags"]
     if not isinstance(tags, dict):
         raise _bad("tags", "expected an object of free tags", source)
     for name, value in tags.items():
@@ -113,9 +114,9 @@ def record_from_json(obj: dict, source: str = "") -> Record:
         lines.append(f"[{name} {_quote(_text(value, key, source))}]")
     lines.append(f"[Players {_quote(players)}]")
     variants = obj.get("variants")
+    if variants is not None and not isinstance(variants, dict):
+        raise _bad("variants", "expected an object of NAME: VALUE", source)
     if variants:
-        if not isinstance(variants, dict):
-            raise _bad("variants", "expected an object of NAME: VALUE", source)
         items = []
         for name, value in variants.items():
             value = _text(value, f"variants.{name}", source)
@@ -123,7 +124,7 @@ def record_from_json(obj: dict, source: str = "") -> Record:
                 raise _bad(f"variants.{name}", f"not a variant NAME: VALUE ({value!r:.30})", source)
             items.append(f"{name}={value}")
         lines.append(f"[Variants {_quote(', '.join(items))}]")
-    hands = obj.get("hands") or {}
+    hands = {} if obj.get("hands") is None else obj["hands"]
     if not isinstance(hands, dict):
         raise _bad("hands", "expected an object of SEAT: CARDS", source)
     for seat, cards in hands.items():
@@ -136,14 +137,14 @@ def record_from_json(obj: dict, source: str = "") -> Record:
     if obj.get("auction") is not None:
         lines.append(f"[Auction {_quote(_tokens(obj['auction'], 'auction', source, empty=True))}]")
     chelem = obj.get("chelem")
-    if chelem not in (None, False):
+    if chelem is not None and chelem is not False:
         if chelem is not True and not isinstance(chelem, str):
             raise _bad("chelem", "expected true, false or a kind of chelem", source)
         lines.append(f"[Chelem {_quote('announced' if chelem is True else _text(chelem, 'chelem', source))}]")
-    for p in _entries(obj.get("poignees") or [], "poignees", ("seat", "cards"), source):
+    for p in _entries([] if obj.get("poignees") is None else obj["poignees"], "poignees", ("seat", "cards"), source):
         entry = _seat(p["seat"], "poignees", source) + ": " + _text(p["cards"], "poignees", source)
         lines.append(f"[Poignee {_quote(entry)}]")
-    for m in _entries(obj.get("miseres") or [], "miseres", ("seat", "kind"), source):
+    for m in _entries([] if obj.get("miseres") is None else obj["miseres"], "miseres", ("seat", "kind"), source):
         entry = _seat(m["seat"], "miseres", source) + ": " + _text(m["kind"], "miseres", source)
         lines.append(f"[Misere {_quote(entry)}]")
     tricks = obj.get("tricks")
@@ -190,17 +191,28 @@ def not_utf8(raw: bytes, exc: UnicodeDecodeError, source: str, what: str) -> Rec
                        repr(raw[exc.start:exc.end]), source)
 
 
+def load_json(text: str, source: str = "") -> object:
+    """``json.loads``, its failures one ``RecordError`` naming the line and the text where it failed."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"invalid JSON: {exc.msg} (column {exc.colno})", exc.lineno,
+                          text[exc.pos:exc.pos + 12].split("\n")[0], source) from None
+    except ValueError:                       # Python's limit on the digits of an integer
+        long = re.search(r"[0-9]{1000,}", text)
+        at = long.start() if long else 0
+        digits = f"{len(long.group()):,}" if long else "too many"
+        raise RecordError(f"invalid JSON: a number of {digits} digits",
+                          text[:at].count("\n") + 1, text[at:at + 12], source) from None
+    except RecursionError:
+        raise RecordError("invalid JSON: nested too deep", 1, text.lstrip()[:12], source) from None
+
+
 def parse_any(text: str, source: str = "") -> list[Record]:
     text = text.removeprefix("\ufeff")
     stripped = text.lstrip()
     if stripped.startswith("{") or (stripped.startswith("[") and stripped[1:].lstrip().startswith(("{", "]"))):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"invalid JSON: {exc.msg} (column {exc.colno})", exc.lineno,
-                              text[exc.pos:exc.pos + 12].split("\n")[0], source) from None
-        except (ValueError, RecursionError) as exc:          # a number of thousands of digits, nesting too deep
-            raise RecordError(f"invalid JSON: {str(exc)[:80] or exc.__class__.__name__}", source=source) from None
+        data = load_json(text, source)
         items = data if isinstance(data, list) else [data]
         return [record_from_json(item, source) for item in items]
     return parse_records(text, source)

@@ -93,7 +93,17 @@ class Record:
         """The checked replay (raises ``RecordError`` on the first rule broken).  Computed once: to change
         a checked record, make a new one (``dataclasses.replace``)."""
         from analyzer.records.replay import replay
-        return replay(self)
+        start = self.lines.get("start")            # where a text record starts (None for JSON)
+        try:
+            return replay(self)
+        except RecordError as exc:
+            if exc.line is not None or start is None:
+                raise
+            raise RecordError(f"{exc.reason} (in the record that starts on line {start})", start, exc.token,
+                              exc.source or self.source) from None
+        except TarotError as exc:       # a rule the replay did not name (a hand it inferred of the wrong size …)
+            where = "" if start is None else f" (in the record that starts on line {start})"
+            raise RecordError(f"{exc}{where}", start, getattr(exc, "token", None), self.source) from None
 
     def check(self) -> "Record":
         """Replay and check the record (``RecordError`` on the first problem); returns it."""

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from analyzer import cards as C
 from analyzer.game import legal_calls
-from analyzer.records.jsonform import not_utf8
+from analyzer.records.jsonform import load_json, not_utf8
 from analyzer.records.record import UNKNOWN_BID, UNKNOWN_CARD, Record, RecordError
 from analyzer.records.replay import played_by, determine_places
 
@@ -70,17 +70,11 @@ def load_tarotclub(path: str | Path) -> tuple[Record, list[str]]:
     try:
         raw = Path(path).read_bytes()
         text = raw.decode("utf-8-sig")
-        data = json.loads(text)
     except OSError as exc:
         raise RecordError(f"cannot read the file: {exc.strerror}", source=source) from None
     except UnicodeDecodeError as exc:
         raise not_utf8(raw, exc, source, "a TarotClub log is UTF-8 JSON") from None
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"invalid JSON: {exc.msg} (column {exc.colno})", exc.lineno,
-                          text[exc.pos:exc.pos + 12].split("\n")[0], source) from None
-    except (ValueError, RecursionError) as exc:          # a number of thousands of digits, nesting too deep
-        raise RecordError(f"invalid JSON: {str(exc)[:80] or exc.__class__.__name__}", source=source) from None
-    return tarotclub_record(data, source)
+    return tarotclub_record(load_json(text, source), source)
 
 
 def tarotclub_record(data: dict, source: str = "") -> tuple[Record, list[str]]:

@@ -132,6 +132,7 @@ def _build(chunk: dict, source: str) -> Record:
     players = int(value)
     rec = Record(players=players, source=source)
     rec.lines["Players"] = number
+    rec.lines["start"] = chunk["start"]
     for name, value, number in tags:
         try:
             _apply_tag(rec, name, value, number)
