@@ -27,7 +27,7 @@ from analyzer import cards as C
 from analyzer.baselines import chavey_points, tarotclub_points
 from analyzer.errors import SizeLimitError, TarotError
 from analyzer.notation import format_cards
-from analyzer.output import OutputError, atomic_path, check_output
+from analyzer.output import OutputError, atomic_path, check_output, write_text
 from analyzer.rules import Contract, Rules
 from analyzer.runs import MAX_DEALS, PLAY_SEED_SALT, threads
 from analyzer.sampling import sample
@@ -187,9 +187,13 @@ def _open_parts(parts: Path, settings: dict, resume: bool) -> bool:
         return False
     try:
         parts.mkdir()
-        manifest.write_text(json.dumps(settings), encoding="utf-8")
     except OSError as exc:
         raise BatchError(f"{parts}: cannot create it ({exc.strerror})") from None
+    try:
+        write_text(manifest, json.dumps(settings), "settings")       # whole or absent, as every part
+    except OutputError as exc:
+        shutil.rmtree(parts, ignore_errors=True)
+        raise BatchError(str(exc).removeprefix("settings ")) from None
     return True
 
 

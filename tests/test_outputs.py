@@ -328,3 +328,15 @@ def test_batch_keeps_an_existing_output_when_the_assembly_fails(tmp_path, fake_c
     with pytest.raises(OutputError, match="No space left on device"):
         run_batch(out, 4, 20, chunk=10)
     assert out.read_text(encoding="utf-8") == "yesterday\n" and leftovers(tmp_path) == []
+
+
+def test_batch_that_cannot_write_its_settings_leaves_nothing_to_resume(tmp_path, fake_chunks, monkeypatch):
+    from analyzer.batch import BatchError, run_batch
+
+    def full(*args):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(output.os, "replace", full)
+    with pytest.raises(BatchError, match="settings.json: cannot write it") as info:
+        run_batch(tmp_path / "deals.csv", 4, 20, chunk=10)
+    assert "\n" not in str(info.value) and list(tmp_path.iterdir()) == [] and fake_chunks == []
