@@ -27,6 +27,7 @@ from analyzer import cards as C
 from analyzer.baselines import chavey_points, tarotclub_points
 from analyzer.errors import SizeLimitError, TarotError
 from analyzer.notation import format_cards
+from analyzer.output import OutputError, atomic_path, check_output, write_text
 from analyzer.rules import Contract, Rules
 from analyzer.runs import MAX_DEALS, PLAY_SEED_SALT, threads
 from analyzer.sampling import sample
@@ -109,6 +110,7 @@ def run_batch(out: str | Path, players: int, deals: int, seed: int = 0, policy: 
         raise BatchError(f"{out}: the output must end in .csv or .parquet")
     if not out.parent.exists():
         raise BatchError(f"{out.parent}: no such directory")
+    check_output(out)                     # a folder that cannot be written: before the run, not after it
     if takers not in ("first", "all"):
         raise BatchError(f"--takers {takers!r}: expected first or all")
     if scheduler is not None:
@@ -121,7 +123,7 @@ def run_batch(out: str | Path, players: int, deals: int, seed: int = 0, policy: 
     parts = out.with_name(out.name + ".parts")
     created = _open_parts(parts, settings, resume)
     try:
-        finished = _finished(parts, deals)
+        finished = _finished(parts, deals, players if takers == "all" else 1)
         done = sum(end - start for start, end in finished)
         todo = _missing(finished, deals, chunk)
         args = (players, seed, policy, takers, contracts, rules)
@@ -185,22 +187,35 @@ def _open_parts(parts: Path, settings: dict, resume: bool) -> bool:
         return False
     try:
         parts.mkdir()
-        manifest.write_text(json.dumps(settings), encoding="utf-8")
     except OSError as exc:
         raise BatchError(f"{parts}: cannot create it ({exc.strerror})") from None
+    try:
+        write_text(manifest, json.dumps(settings), "settings")       # whole or absent, as every part
+    except OutputError as exc:
+        shutil.rmtree(parts, ignore_errors=True)
+        raise BatchError(str(exc).removeprefix("settings ")) from None
     return True
 
 
 _PART_NAME = re.compile(r"deals-([0-9]{12})-([0-9]{12})")
 
 
-def _finished(parts: Path, deals: int) -> list[tuple[int, int]]:
-    """The deal ranges [start, end) of the parts written, in order; refuses overlapping or stray parts."""
+def _finished(parts: Path, deals: int, rows_per_deal: int = 1) -> list[tuple[int, int]]:
+    """The deal ranges [start, end) of the parts written, in order; refuses overlapping or stray parts.
+    A damaged part (cut short by a full disk or a copy, or holding the wrong number of rows) is removed,
+    so that its deals are computed again."""
     ranges = []
-    for f in parts.glob("deals-*.parquet"):
+    for f in sorted(parts.glob("deals-*.parquet")):
         m = _PART_NAME.fullmatch(f.stem)
         if not m or not int(m[1]) < int(m[2]) <= deals:
             raise BatchError(f"{f}: not a part of this run of {deals} deals; remove {parts} to start again")
+        if not _part_is_whole(f, (int(m[2]) - int(m[1])) * rows_per_deal):
+            try:
+                f.unlink()
+            except OSError as exc:
+                raise BatchError(f"{f}: a damaged part that cannot be removed ({exc.strerror}); remove it to "
+                                 "resume") from None
+            continue
         ranges.append((int(m[1]), int(m[2])))
     ranges.sort()
     for (_, end), (start, _) in zip(ranges, ranges[1:]):
@@ -222,11 +237,22 @@ def _part(parts: Path, offset: int, n: int) -> Path:
     return parts / f"deals-{offset:012d}-{offset + n:012d}.parquet"
 
 
+def _part_is_whole(part: Path, rows: int) -> bool:
+    """Whether a part file reads as Parquet (its footer) and holds ``rows`` rows."""
+    import pyarrow.parquet as pq
+    try:
+        return pq.ParquetFile(part).metadata.num_rows == rows
+    except Exception:  # noqa: BLE001 - any reader failure is a damaged part, computed again
+        return False
+
+
 def _write_part(part: Path, frame: pd.DataFrame) -> None:
-    """Write a chunk under a temporary name and rename it: a part file is complete or absent."""
-    tmp = part.with_suffix(".tmp")
-    frame.to_parquet(tmp, index=False)
-    tmp.rename(part)
+    """Write a chunk under a temporary name, flushed to disk, and rename it: a part file is complete or absent."""
+    try:
+        with atomic_path(part, "part") as tmp:
+            frame.to_parquet(tmp, index=False)
+    except OutputError as exc:
+        raise BatchError(str(exc).removeprefix("part ")) from None
 
 
 def _run_on_cluster(todo, args, parts: Path, scheduler: str | None, local_cluster: int | None, done: int,
@@ -261,21 +287,35 @@ def _run_on_cluster(todo, args, parts: Path, scheduler: str | None, local_cluste
 
 def _assemble(parts: Path, out: Path, settings: dict) -> None:
     """Stream the parts, in deal order, into ``out`` (written under a temporary name first)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    tmp = out.with_name(out.name + ".tmp")
     files = sorted(parts.glob("deals-*.parquet"))
     expected = settings["deals"]
     covered = sum(int(f.stem.split("-")[2]) - int(f.stem.split("-")[1]) for f in files)
     if covered != expected:
         raise BatchError(f"{parts}: the parts cover {covered} deals, not {expected}")
-    if out.suffix.lower() == ".parquet":
+    with atomic_path(out) as tmp:
+        _assemble_into(files, tmp, out.suffix.lower())
+
+
+def _read_part(part: Path):
+    """A part's table; a part damaged since it was written is a one-line error naming it."""
+    import pyarrow.parquet as pq
+    try:
+        return pq.read_table(part)
+    except Exception as exc:  # noqa: BLE001 - pyarrow's ArrowInvalid, OSError …
+        raise BatchError(f"{part}: a damaged part ({exc.__class__.__name__}); run again with --resume to compute "
+                         "its deals again") from None
+
+
+def _assemble_into(files: list[Path], tmp: Path, suffix: str) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if suffix == ".parquet":
         writer = None
         buffered: list[pa.Table] = []
         rows = 0
         for f in files:
-            table = pq.read_table(f)
+            table = _read_part(f)
             buffered.append(table)
             rows += table.num_rows
             while rows >= ROW_GROUP:
@@ -292,5 +332,4 @@ def _assemble(parts: Path, out: Path, settings: dict) -> None:
     else:
         with tmp.open("w", encoding="utf-8", newline="") as handle:
             for i, f in enumerate(files):
-                pd.read_parquet(f).to_csv(handle, index=False, header=i == 0)
-    tmp.rename(out)
+                _read_part(f).to_pandas().to_csv(handle, index=False, header=i == 0)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import csv
 import io
-from pathlib import Path
 
 import click
 
 from analyzer.coach.cards import WORLDS
 from analyzer.coach.deal import analyze_record
 from analyzer.coach.html import report_page
+from analyzer.output import check_output, write_text
 from analyzer.records import RecordError
 from analyzer.runs import Settings
 from cli.options import format_option, json_text, jobs_option, quiet_option, seed_option
@@ -47,17 +47,18 @@ def _seats(ctx, param, value: str):
 @jobs_option
 @quiet_option
 @format_option("table", "json", "csv", "html")
-@click.option("--out", type=click.Path(dir_okay=False), help="Write the report here (required for html).")
+@click.option("--out", type=click.Path(dir_okay=False),
+              help="Write the report here (required for html); written whole or not at all.")
 def analyze(file, seats, policy, worlds, deals, seed, jobs, quiet, fmt, out) -> None:
     """Judge every decision of the deals in FILE (deal records, docs/records.md) from what the seat
     knew then: the best alternative, the expected points lost with its standard error, a verdict
     (inaccuracy, mistake, blunder) when the loss is beyond noise, the best choice in hindsight, and
     a summary per seat (docs/coaching.md)."""
-    if fmt == "html" and not out:
+    if fmt == "html" and out is None:
         raise click.UsageError("--format html writes a page: give its path with --out")
-    records = load_checked(file)
-    if not records:
-        raise click.ClickException(f"{file} holds no deal record")
+    if out is not None:
+        check_output(out)                       # before the analysis, not after it
+    records = load_checked(file)                # a file without a record: one line, as record check says
     settings = Settings(policy=policy, worlds=worlds, deals=deals, seed=seed, jobs=jobs)
     reports = []
     for i, rec in enumerate(records):
@@ -72,8 +73,8 @@ def analyze(file, seats, policy, worlds, deals, seed, jobs, quiet, fmt, out) -> 
             except RecordError as exc:
                 raise click.ClickException(str(exc)) from None
     text = _render(reports, records, fmt)
-    if out:
-        Path(out).write_text(text, encoding="utf-8")
+    if out is not None:
+        write_text(out, text)
     else:
         click.echo(text, nl=False)
 

@@ -21,6 +21,7 @@ LABELS = {
     "endgame_ms_8_tricks": "exact endgame, 4 players, 8 tricks left, median (ms)",
     "first_call_s": "first call in a fresh process (s)",
     "threads": "threads",
+    "cpu_count": "processor cores",
 }
 
 
@@ -35,9 +36,20 @@ def bench(jobs, quick, fmt) -> None:
     if fmt == "json":
         echo_json(figures)
         return
+    for line in table_lines(figures):
+        click.echo(line)
+
+
+def table_lines(figures: dict) -> list[str]:
+    """One line per figure.  On one thread the one-thread throughputs are the throughputs: each is shown
+    once (the JSON keeps both keys)."""
+    lines = []
     for key, value in figures.items():
+        if key.endswith("_1_thread") and figures.get("threads") == 1:
+            continue
         base = key.removesuffix("_1_thread")
         label = LABELS.get(base, key)
         if key.endswith("_1_thread"):
             label += ", 1 thread"
-        click.echo(f"{label:<62} {value:>12,}" if isinstance(value, int) else f"{label:<62} {value:>12}")
+        lines.append(f"{label:<62} {value:>12,}" if isinstance(value, int) else f"{label:<62} {value:>12}")
+    return lines

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import math
+
 import click
 
 from analyzer.baselines import METHODS
+from analyzer.output import atomic_output, check_output
 from analyzer.quality.compare_play import (EVAL_WORLDS, GROUPINGS, MAX_DEALS, PLAYERS_OF_THE_DEALS, SEARCH_WORLDS,
                                            SIDES, compare_play)
 from analyzer.runs import MAX_WORLDS
 from cli.options import (echo_json, format_option, jobs_option, players_option, quiet_option, rules_from,
                          seed_option, variant_option)
+from cli.match import deals_phrase
 from cli.progress import Progress
 
 
@@ -37,8 +41,9 @@ from cli.progress import Progress
               help="Worlds per decision of the search whose card is compared.")
 @click.option("--eval-worlds", type=click.IntRange(1, MAX_WORLDS), default=EVAL_WORLDS, show_default=True,
               help="Fresh worlds on which the two cards are played when they differ.")
-@click.option("--decisions", "decisions_file", type=click.File("w", lazy=False),
-              help="Also write every decision compared to this CSV file (situation, both cards, cost).")
+@click.option("--decisions", "decisions_file", type=click.Path(dir_okay=False),
+              help="Also write every decision compared to this CSV file (situation, both cards, cost); written "
+                   "whole or not at all.")
 @jobs_option
 @variant_option
 @quiet_option
@@ -56,10 +61,13 @@ def compare_play_command(players, deals, side, play, by, top, seed, bidding, wor
     The table gives, per group, the decisions, how many differ, their mean cost with its standard
     error, and the cost per deal played: the situations where a better heuristic would gain most."""
     rules = rules_from(players, variants)
+    if decisions_file is not None:
+        check_output(decisions_file, "--decisions")        # before the comparison, not after it
     with Progress("comparing", quiet) as bar:
         r = compare_play(rules.players, deals, side, seed, bidding, worlds, eval_worlds, jobs, bar, rules, play)
-    if decisions_file:
-        r.decisions.to_csv(decisions_file, index=False, lineterminator="\n")
+    if decisions_file is not None:
+        with atomic_output(decisions_file, "--decisions", newline="") as handle:
+            r.decisions.to_csv(handle, index=False, lineterminator="\n")
     if fmt == "json":
         echo_json(r.as_dict(by))
         return
@@ -67,7 +75,7 @@ def compare_play_command(players, deals, side, play, by, top, seed, bidding, wor
 
 
 def _table(r, by: str, top: int) -> None:
-    click.echo(f"{r.players} players, {r.deals:,} deals played by the {r.play} ({r.skipped:,} skipped: everybody "
+    click.echo(f"{r.players} players, {deals_phrase(r.deals)} played by the {r.play} ({r.skipped:,} skipped: everybody "
                f"passed); search: pimc, {r.worlds} worlds a decision; costs on {r.eval_worlds} fresh worlds; "
                f"{r.seconds:.1f} s")
     click.echo("costs: the search's card minus the heuristic's, in points of the deciding seat's own score")
@@ -75,7 +83,7 @@ def _table(r, by: str, top: int) -> None:
     click.echo(f"{'side':<14}{'decisions':<16}{'compared':>9}{'differ':>8}{'a deal':>9}{'± se':>6}")
     for g in r.totals():
         click.echo(f"{g.side:<14}{g.label:<16}{g.decisions:>9,}{g.differ / max(g.decisions, 1):>8.0%}"
-                   f"{g.per_deal:>+9.1f}{g.per_deal_se:>6.1f}")
+                   f"{g.per_deal:>+9.1f}{_se(g.per_deal_se, 6, 1)}")
     groups = r.groups(by)
     shown = groups if by == "trick" else groups[:top]
     click.echo("")
@@ -86,5 +94,14 @@ def _table(r, by: str, top: int) -> None:
     click.echo(f"{'side':<14}{'group':<{width}}{'compared':>9}{'differ':>8}{'mean cost':>10}{'± se':>6}"
                f"{'a deal':>9}{'± se':>6}")
     for g in shown:
-        click.echo(f"{g.side:<14}{g.label:<{width}}{g.decisions:>9,}{g.differ:>8,}{g.cost:>+10.2f}{g.cost_se:>6.2f}"
-                   f"{g.per_deal:>+9.2f}{g.per_deal_se:>6.2f}")
+        click.echo(f"{g.side:<14}{g.label:<{width}}{g.decisions:>9,}{g.differ:>8,}{_signed(g.cost, 10, 2)}"
+                   f"{_se(g.cost_se, 6, 2)}{g.per_deal:>+9.2f}{_se(g.per_deal_se, 6, 2)}")
+
+
+def _se(value: float, width: int, digits: int) -> str:
+    """A standard error for the table; with too few decisions or deals there is none (a dash, not nan)."""
+    return f"{value:>{width}.{digits}f}" if math.isfinite(value) else f"{'–':>{width}}"
+
+
+def _signed(value: float, width: int, digits: int) -> str:
+    return f"{value:>+{width}.{digits}f}" if math.isfinite(value) else f"{'–':>{width}}"

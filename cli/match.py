@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import click
 
 from analyzer.baselines import METHODS
@@ -13,11 +15,13 @@ from cli.simulation_options import worlds_option
 from cli.progress import Progress
 
 POLICY = click.Choice(list(POLICY_IDS))
+POLICIES = ", ".join(POLICY_IDS)
 
 
 @click.command()
-@click.option("--a", "policy_a", type=POLICY, required=True, help="Policy A.")
-@click.option("--b", "policy_b", type=POLICY, required=True, help="Policy B.")
+@click.option("--a", "policy_a", type=POLICY, required=True, metavar="POLICY",
+              help=f"Policy A, one of: {POLICIES}.")
+@click.option("--b", "policy_b", type=POLICY, required=True, metavar="POLICY", help="Policy B (as --a).")
 @click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=2000, show_default=True,
               help=f"Deals (each played twice; at most {MAX_DEALS:,}).")
 @players_option
@@ -53,7 +57,18 @@ def match(policy_a, policy_b, deals, players, seed, bidding, worlds, rollouts, j
     if fmt == "json":
         echo_json(r.as_dict())
         return
-    click.echo(f"{r.policy_a} vs {r.policy_b}, {r.players} players, {r.deals} deals played "
-               f"({r.skipped} skipped: everybody passed)")
-    click.echo(f"mean gain of {r.policy_a} per deal: {r.mean_diff:+.1f} ± {r.se:.1f} (se), "
-               f"95% interval {r.ci95[0]:+.1f} to {r.ci95[1]:+.1f}")
+    click.echo(f"{r.policy_a} vs {r.policy_b}, {r.players} players, {deals_phrase(r.deals)} played "
+               f"({r.skipped:,} skipped: everybody passed)")
+    if not math.isfinite(r.mean_diff):
+        click.echo(f"mean gain of {r.policy_a} per deal: none (no deal played)")
+    elif not math.isfinite(r.se):
+        click.echo(f"mean gain of {r.policy_a} per deal: {r.mean_diff:+.1f} (one deal: no standard error; "
+                   "play more deals)")
+    else:
+        click.echo(f"mean gain of {r.policy_a} per deal: {r.mean_diff:+.1f} ± {r.se:.1f} (se), "
+                   f"95% interval {r.ci95[0]:+.1f} to {r.ci95[1]:+.1f}")
+
+
+def deals_phrase(n: int) -> str:
+    """``1 deal``, ``2,000 deals``."""
+    return f"{n:,} deal" if n == 1 else f"{n:,} deals"

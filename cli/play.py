@@ -7,6 +7,7 @@ import json
 import click
 
 from analyzer.baselines import METHODS
+from analyzer.output import atomic_output, check_output
 from analyzer.records import records_to_json
 from analyzer.records.simulate import PLAY_POLICIES, simulate_records
 from cli.options import echo_json, jobs_option, players_option, quiet_option, rules_from, seed_option, variant_option
@@ -23,8 +24,8 @@ from cli.progress import Progress
 @click.option("--bidding", type=click.Choice(METHODS), default="tarotclub", show_default=True,
               help="Bidding model deciding who takes and what.")
 @worlds_option
-@click.option("--out", "out", type=click.Path(dir_okay=False, writable=True),
-              help="Write the records to this file (default: standard output).")
+@click.option("--out", "out", type=click.Path(dir_okay=False),
+              help="Write the records to this file (default: standard output); written whole or not at all.")
 @click.option("--to", "target", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Record form.")
 @jobs_option
@@ -40,6 +41,8 @@ def play(players, deals, seed, policy, bidding, worlds, out, target, jobs, varia
     passes is written with its auction only (thrown in), or played as a Goulash with
     all-pass=goulash.  Same seed, same records, whatever --jobs."""
     rules = rules_from(players, variants)
+    if out is not None:
+        check_output(out)                       # before the simulation, not after it
     with Progress("simulating", quiet) as bar:
         records = list(simulate_records(rules.players, deals, seed, policy, bidding, worlds, jobs, rules=rules,
                                         progress=bar))
@@ -47,8 +50,8 @@ def play(players, deals, seed, policy, bidding, worlds, out, target, jobs, varia
         text = None
     else:
         text = "\n".join(r.to_text() for r in records)
-    if out:
-        with open(out, "w", encoding="utf-8") as f:
+    if out is not None:
+        with atomic_output(out) as f:
             if text is None:
                 json.dump(records_to_json(records), f, ensure_ascii=False, indent=2)
                 f.write("\n")

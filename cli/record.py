@@ -24,11 +24,13 @@ def check(files, fmt) -> None:
     and contract, the called card, made or lost by how much, each seat's score.
 
     Stops with exit status 1 at the first invalid record, naming its line, the token and the rule
-    broken."""
+    broken, or at a file that holds no record."""
     rows = []
     for path in files:
         try:
             records = load_records(path)
+            if not records:
+                raise RecordError(no_record_message(path))
         except RecordError as exc:
             _flush(rows, fmt)
             raise click.ClickException(str(exc)) from None
@@ -64,10 +66,16 @@ def convert(file, target) -> None:
         click.echo(records_to_text(records), nl=False)
 
 
+def no_record_message(path: str) -> str:
+    return f"{path} holds no deal record"
+
+
 def load_checked(path: str):
-    """The records of ``path``, each replayed and checked; a bad one is a one-line error."""
+    """The records of ``path``, each replayed and checked; a bad one, or none, is a one-line error."""
     try:
         records = load_records(path)
+        if not records:
+            raise RecordError(no_record_message(path))
         for rec in records:
             rec.check()
     except RecordError as exc:

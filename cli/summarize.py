@@ -38,7 +38,8 @@ def summarize(file, by, contract, fmt) -> None:
         writer.writerow(columns + ["contract", "n", "success_rate", "ci95_low", "ci95_high", "mean_score", "se"])
         for g in groups:
             writer.writerow([g.keys[c] for c in columns] + [g.contract, g.n, f"{g.success_rate:.4f}",
-                            f"{g.ci95[0]:.4f}", f"{g.ci95[1]:.4f}", f"{g.mean_score:.2f}", f"{g.se:.2f}"])
+                            f"{g.ci95[0]:.4f}", f"{g.ci95[1]:.4f}", f"{g.mean_score:.2f}",
+                            f"{g.se:.2f}" if math.isfinite(g.se) else ""])
         click.echo(buf.getvalue(), nl=False)
         return
     header = columns + ["contract", "n", "success", "95% interval", "mean score", "± se"]

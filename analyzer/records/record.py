@@ -34,6 +34,14 @@ PHASES = ("bid", "call", "discard", "chelem", "poignee", "misere", "card")
 IMPLEMENTATIONS: dict[str, Callable] = {}
 
 
+TOKEN_SHOWN = 60          # characters of a token quoted in an error (a pasted page must not fill the screen)
+
+
+def shown_token(token: str) -> str:
+    """``token`` quoted for an error message, cut after ``TOKEN_SHOWN`` characters."""
+    return repr(token) if len(token) <= TOKEN_SHOWN else repr(token[:TOKEN_SHOWN]) + "…"
+
+
 class RecordError(TarotError):
     """A record that cannot be read or breaks a rule; the message names the line, the token and the rule."""
 
@@ -46,7 +54,7 @@ class RecordError(TarotError):
             where.append(f"line {line}")
         prefix = ":".join(where)
         if token is not None:
-            prefix = f"{prefix} {token!r}" if prefix else repr(token)
+            prefix = f"{prefix} {shown_token(token)}" if prefix else shown_token(token)
         super().__init__(f"{prefix}: {message}" if prefix else message)
 
 
@@ -90,7 +98,17 @@ class Record:
     def replay(self) -> "Replay":
         """The checked replay (raises ``RecordError`` on the first rule broken).  Computed once: to change
         a checked record, make a new one (``dataclasses.replace``)."""
-        return IMPLEMENTATIONS["replay"](self)
+        start = self.lines.get("start")            # where a text record starts (None for JSON)
+        try:
+            return IMPLEMENTATIONS["replay"](self)
+        except RecordError as exc:
+            if exc.line is not None or start is None:
+                raise
+            raise RecordError(f"{exc.reason} (in the record that starts on line {start})", start, exc.token,
+                              exc.source or self.source) from None
+        except TarotError as exc:       # a rule the replay did not name (a hand it inferred of the wrong size …)
+            where = "" if start is None else f" (in the record that starts on line {start})"
+            raise RecordError(f"{exc}{where}", start, getattr(exc, "token", None), self.source) from None
 
     def check(self) -> "Record":
         """Replay and check the record (``RecordError`` on the first problem); returns it."""

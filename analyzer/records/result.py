@@ -17,6 +17,9 @@ In JSON the same fields form an object: ``{"taker": 2, "contract": "garde", "mad
 
 from __future__ import annotations
 
+import math
+import re
+
 from analyzer.errors import TarotError
 from analyzer.records.record import RecordError
 from analyzer.rules import Contract
@@ -27,9 +30,22 @@ FIELD_ORDER = ("outcome", "taker", "partner", "contract", "made", "by", "points"
                "chelem", "scores")
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]{1,9}")                     # ASCII digits: no full-width, no 1_000
+_NUMBER = re.compile(r"[+-]?[0-9]{1,9}(?:\.[0-9]{1,9})?")
+
+
+def _integer(text: str) -> int:
+    if not _INTEGER.fullmatch(text):
+        raise ValueError(text)
+    return int(text)
+
+
 def _number(text: str) -> int | float:
+    """A count of points or a score: a finite number written in digits, whole or ending in .5."""
+    if not _NUMBER.fullmatch(text):
+        raise ValueError(text)
     value = float(text)
-    if value * 2 != int(value * 2):
+    if not math.isfinite(value) or value * 2 != int(value * 2):
         raise ValueError(text)
     return int(value) if value == int(value) else value
 
@@ -44,13 +60,13 @@ def parse_result(value: str, players: int, line: int | None = None, source: str 
             if key in OUTCOMES and len(words) == 1:
                 out["outcome"] = key
             elif key in ("made", "lost") and len(words) == 3 and words[1].lower() == "by":
-                out["made"], out["by"] = key == "made", int(words[2])
+                out["made"], out["by"] = key == "made", _integer(words[2])
                 if out["by"] < 0:
                     raise ValueError(part)
             elif key in ("taker", "oudlers") and len(words) == 2:
-                out[key] = int(words[1])
+                out[key] = _integer(words[1])
             elif key == "partner" and len(words) == 2:
-                out[key] = None if words[1].lower() == "none" else int(words[1])
+                out[key] = None if words[1].lower() == "none" else _integer(words[1])
             elif key == "contract" and len(words) == 2:
                 out[key] = Contract.parse(words[1]).token
             elif key == "points" and len(words) == 2:
@@ -97,8 +113,13 @@ def format_result(result: dict) -> str:
     return "; ".join(parts)
 
 
+_JSON_TYPES = {"outcome": (str,), "taker": (int,), "partner": (int, type(None)), "contract": (str,), "made": (bool,),
+               "by": (int,), "points": (int, float), "oudlers": (int,), "petit-au-bout": (str,), "chelem": (str,),
+               "scores": (list,)}
+
+
 def result_from_json(obj: dict, players: int, source: str = "") -> dict:
-    """The result fields of a JSON record (checked like the text form)."""
+    """The result fields of a JSON record (checked like the text form; each field of its JSON type)."""
     if not isinstance(obj, dict):
         raise RecordError("result must be an object", None, str(obj), source)
     unknown = set(obj) - set(FIELD_ORDER)
@@ -106,8 +127,24 @@ def result_from_json(obj: dict, players: int, source: str = "") -> dict:
         raise RecordError(f"unknown result field (known: {', '.join(FIELD_ORDER)})", None, sorted(unknown)[0], source)
     if ("made" in obj) != ("by" in obj):
         raise RecordError("result: 'made' and 'by' go together", None, "made", source)
+    for key, value in obj.items():
+        types = _JSON_TYPES[key]
+        wrong = not isinstance(value, types) or (isinstance(value, bool) and bool not in types)
+        if key == "scores" and not wrong:
+            wrong = not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+        if not wrong and isinstance(value, float) and not math.isfinite(value):
+            wrong = True
+        if not wrong and isinstance(value, str) and (";" in value or not value.strip()):
+            wrong = True
+        if wrong:
+            expected = "a list of numbers" if key == "scores" else " or ".join(_TYPE_NAMES[t] for t in types)
+            raise RecordError(f"result field {key!r} holds {value!r:.40}, not {expected}", None, key, source)
     text = format_result({k: obj[k] for k in FIELD_ORDER if k in obj})
     return parse_result(text, players, None, source)
+
+
+_TYPE_NAMES = {str: "a string", int: "a whole number", float: "a number", bool: "true or false", list: "a list",
+               type(None): "null"}
 
 
 def computed_result(game) -> dict:

@@ -54,8 +54,8 @@ def _signed(v) -> str:
 def summary_line(summary: dict) -> str:
     parts = [f"{summary['players']} players"]
     if summary["taker"] is None:
-        parts.append({"thrown-in": "everybody passed (thrown in)", "goulash": "everybody passed (Goulash)"}.get(
-            summary["outcome"], "no taker yet"))
+        parts.append({"thrown-in": "everybody passed (thrown in)", "goulash": "everybody passed (Goulash)",
+                      "annulled": "annulled (a petit sec)"}.get(summary["outcome"], "no taker yet"))
     else:
         taker = f"seat {summary['taker']} {summary['contract']}"
         if summary["called"]:

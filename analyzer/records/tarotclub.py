@@ -23,13 +23,14 @@ from pathlib import Path
 
 from analyzer import cards as C
 from analyzer.game import legal_calls
+from analyzer.records.jsonform import load_json, not_utf8
 from analyzer.records.record import UNKNOWN_BID, UNKNOWN_CARD, Record, RecordError
 from analyzer.records.replay import played_by, determine_places
 
 PLACES = ("south", "east", "north", "west", "fifth")
 CONTRACTS = {"take": "prise", "guard": "garde", "guard without": "garde-sans", "guard against": "garde-contre",
              "pass": None}
-_CARD = re.compile(r"^(\d{1,2})-([SHDCT])$", re.I)
+_CARD = re.compile(r"^([0-9]{1,2})-([SHDCT])$", re.I)        # ASCII digits only
 
 
 def tarotclub_card(token: str, source: str = "") -> int:
@@ -48,7 +49,10 @@ def tarotclub_card(token: str, source: str = "") -> int:
     raise RecordError("no such TarotClub card", None, token, source)
 
 
-def tarotclub_cards(text: str, source: str = "") -> list[int]:
+def tarotclub_cards(text, source: str = "", key: str = "cards") -> list[int]:
+    if not isinstance(text, str):
+        raise RecordError(f"{key}: expected a string of cards (NN-S;NN-S;…), not {type(text).__name__}", None, key,
+                          source)
     return [tarotclub_card(t, source) for t in re.split(r"[;,\s]+", text.strip()) if t]
 
 
@@ -64,34 +68,40 @@ def load_tarotclub(path: str | Path) -> tuple[Record, list[str]]:
     """The record of a TarotClub log file, and notes on what was inferred or left out."""
     source = str(path)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        raw = Path(path).read_bytes()
+        text = raw.decode("utf-8-sig")
     except OSError as exc:
         raise RecordError(f"cannot read the file: {exc.strerror}", source=source) from None
     except UnicodeDecodeError as exc:
-        raise RecordError(f"not UTF-8 text (byte {exc.start}): a TarotClub log is UTF-8 JSON", source=source) from None
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"invalid JSON: {exc.msg}", exc.lineno, None, source) from None
-    return tarotclub_record(data, source)
+        raise not_utf8(raw, exc, source, "a TarotClub log is UTF-8 JSON") from None
+    return tarotclub_record(load_json(text, source), source)
 
 
 def tarotclub_record(data: dict, source: str = "") -> tuple[Record, list[str]]:
     if not isinstance(data, dict) or "deal_info" not in data:
-        raise RecordError("not a TarotClub deal log (no deal_info)", source=source)
+        raise RecordError("not a TarotClub deal log (no deal_info)", None, "deal_info", source)
     if data.get("version", 3) != 3:
         raise RecordError("only version 3 of TarotClub's deal log is read", None, str(data.get("version")), source)
     info = data["deal_info"]
+    if not isinstance(info, dict):
+        raise RecordError("deal_info: expected an object", None, "deal_info", source)
     try:
-        players = int(info["number_of_players"])
-        if players not in (3, 4, 5):
-            raise ValueError
+        players = info["number_of_players"]
+        if isinstance(players, bool) or players not in (3, 4, 5, "3", "4", "5"):
+            raise RecordError("number_of_players: expected 3, 4 or 5", None, str(players)[:20], source)
+        players = int(players)
         first = _place(info["first_trick_lead"], players, "first_trick_lead", source)
         contract_key = str(info["contract"]).strip().lower()
         if contract_key not in CONTRACTS:
             raise RecordError(f"unknown contract (expected one of: {', '.join(c.title() for c in CONTRACTS)})",
                               None, str(info["contract"]), source)
         taker_place = _place(info["taker"], players, "taker", source) if CONTRACTS[contract_key] else None
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RecordError(f"malformed deal_info ({exc})", source=source) from None
+    except RecordError:
+        raise
+    except KeyError as exc:
+        raise RecordError("deal_info lacks this key", None, str(exc.args[0]), source) from None
+    except (TypeError, ValueError) as exc:
+        raise RecordError(f"malformed deal_info ({exc})", None, "deal_info", source) from None
     seat_of = {(first + k) % players: k for k in range(players)}
     notes = [f"imported from TarotClub: seat 1 is {PLACES[first].capitalize()} (the first to lead), then "
              + ", ".join(PLACES[(first + k) % players].capitalize() for k in range(1, players))]
@@ -108,14 +118,23 @@ def tarotclub_record(data: dict, source: str = "") -> tuple[Record, list[str]]:
         before = "seat 1" if taker == 1 else f"seats 1-{taker}"
         notes.append(f"TarotClub records only the taker's bid: the bids before it ({before}) are written ?")
     if info.get("dog"):
-        rec.chien = C.mask_of(tarotclub_cards(info["dog"], source))
-    if info.get("slam"):
+        rec.chien = C.mask_of(tarotclub_cards(info["dog"], source, "dog"))
+    slam = info.get("slam", False)
+    if slam not in (None, True, False) or isinstance(slam, (int, float)) and not isinstance(slam, bool):
+        raise RecordError(f"slam: expected true or false, not {json.dumps(slam)[:20]}", None, "slam", source)
+    if slam:
         rec.chelem = "chelem"
-    rec.tricks = [tarotclub_cards(t, source) for t in data.get("tricks", []) if str(t).strip()]
+    tricks = data.get("tricks")
+    if tricks is None:
+        tricks = []                                  # no trick recorded (null as when the key is left out)
+    if not isinstance(tricks, list):
+        raise RecordError("tricks: expected a list of tricks (each a string of cards)", None, "tricks", source)
+    rec.tricks = [tarotclub_cards(t, source, f"trick {i + 1}") for i, t in enumerate(tricks)
+                  if not isinstance(t, str) or t.strip()]
     dealt, _, _ = determine_places(rec, rec.rules)
     played = played_by(rec, rec.rules) or [0] * players
     for key, who in (("attack_handle", "taker's side"), ("defense_handle", "defence")):
-        shown = C.mask_of(tarotclub_cards(info.get(key) or "", source))
+        shown = C.mask_of(tarotclub_cards(info.get(key) or "", source, key))
         if shown:
             holder = next((s for s in range(players) if shown & ~played[s] == 0), None)
             if holder is None:

@@ -19,29 +19,41 @@ from analyzer.records.record import BID_TOKENS, UNKNOWN_BID, UNKNOWN_CARD, Recor
 from analyzer.records.result import format_result, parse_result
 from analyzer.rules import CHIEN_SIZE, HAND_SIZE, VARIANTS, Contract
 
-_TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
+_TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_-]*)\s+"((?:[^"\\]++|\\.)*+)"\s*\]$')   # possessive: no backtracking
 _PLAY = re.compile(r"^\[\s*play\s*\]$", re.I)
-_LEADER = re.compile(r"^(\d+)\s*:\s*(.*)$")
-_SEAT_ENTRY = re.compile(r"^\s*(\d+)\s*:\s*(.*)$")
+_LEADER = re.compile(r"^([0-9]+)\s*:\s*(.*)$", re.S)          # ASCII digits only: a full-width 1 is not a seat
+_SEAT_ENTRY = re.compile(r"^\s*([0-9]+)\s*:\s*(.*)$", re.S)
+_SEAT_TAG = re.compile(r"(hand|seat)([0-9]+)", re.I)
 KNOWN_TAGS = ("Players", "Variants", "Chien", "Auction", "Call", "Discard", "Chelem", "Poignee", "Misere", "Result")
 REPEATABLE = ("Poignee", "Misere")
 FREE_FIRST = ("Event", "Site", "Date")
 
+# What one record may hold: a complete record is about 1,500 characters, its longest tag (a hand) about 60.
+MAX_TAG_CHARS = 10_000            # a tag value, or a line of tricks
+MAX_RECORD_CHARS = 1_000_000      # the text of one record (its tags and tricks)
+_MAX_LINE_CHARS = MAX_TAG_CHARS + 200
+
 
 def _canonical_tag(name: str) -> str:
-    """Known tag names are matched case-insensitively; other names are free tags, kept as written."""
+    """Known tag names are matched case-insensitively, ``HandN`` and ``SeatN`` too (any number: a seat out
+    of 1…P is an error, not a free tag); other names are free tags, kept as written."""
     low = name.lower()
     for known in KNOWN_TAGS:
         if known.lower() == low:
             return known
-    m = re.fullmatch(r"(hand|seat)([1-9])", low)
+    m = _SEAT_TAG.fullmatch(name)
     if m:
-        return m.group(1).capitalize() + m.group(2)
+        return m.group(1).capitalize() + str(seat_number(m.group(2)))
     return name
 
 
+def seat_number(digits: str) -> int:
+    """A seat written in ASCII digits (``01`` is seat 1); absurdly long numbers are just out of range."""
+    return int(digits) if len(digits) <= 6 else 10 ** 6
+
+
 def _unescape(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
+    return re.sub(r"\\(.)", r"\1", value, flags=re.S)
 
 
 def _escape(value: str) -> str:
@@ -49,24 +61,33 @@ def _escape(value: str) -> str:
 
 
 def parse_records(text: str, source: str = "") -> list[Record]:
-    """Every record of a text, in order (``RecordError`` on the first problem)."""
+    """Every record of a text, in order (``RecordError`` on the first problem).  Linear in the text's
+    length; a line longer than a tag may be, or a record longer than ``MAX_RECORD_CHARS``, is an error."""
     chunks: list[dict] = []
     current: dict | None = None
     blank_before = False
     for number, raw in enumerate(text.split("\n"), start=1):      # not splitlines: tag values may hold U+2028
-        line = raw.strip()
+        line = raw.strip().lstrip("\ufeff")                        # a byte-order mark (files joined with cat)
         if not line:
             blank_before = True
             continue
         if line.startswith("#"):
             continue
+        if len(line) > _MAX_LINE_CHARS:
+            raise RecordError(f"a line of {len(line):,} characters: a tag value or a trick line holds at most "
+                              f"{MAX_TAG_CHARS:,}", number, line, source)
         tag = _TAG.match(line)
         if tag:
             name = _canonical_tag(tag.group(1))
+            if len(tag.group(2)) > MAX_TAG_CHARS:
+                raise RecordError(f"the {name} tag's value has {len(tag.group(2)):,} characters, at most "
+                                  f"{MAX_TAG_CHARS:,}", number, tag.group(2), source)
             if current is None or _starts_new_record(current, name, blank_before):
-                current = {"tags": [], "play": None, "start": number, "play_closed": False}
+                current = {"tags": [], "names": set(), "play": None, "start": number, "play_closed": False,
+                           "chars": 0}
                 chunks.append(current)
             current["tags"].append((name, _unescape(tag.group(2)), number))
+            current["names"].add(name)
             current["play_closed"] = current["play"] is not None
         elif _PLAY.match(line):
             if current is None:
@@ -78,12 +99,16 @@ def parse_records(text: str, source: str = "") -> list[Record]:
             current["play"].append((line, number))
         else:
             raise RecordError('expected a tag pair [Name "value"] or [Play]', number, line, source)
+        current["chars"] += len(line) + 1
+        if current["chars"] > MAX_RECORD_CHARS:
+            raise RecordError(f"the record that starts on line {current['start']} is longer than "
+                              f"{MAX_RECORD_CHARS:,} characters", number, line, source)
         blank_before = False
     return [_build(chunk, source) for chunk in chunks]
 
 
 def _has_tag(chunk: dict, name: str) -> bool:
-    return any(n == name for n, _, _ in chunk["tags"])
+    return name in chunk["names"]
 
 
 def _starts_new_record(chunk: dict, name: str, blank_before: bool) -> bool:
@@ -107,6 +132,7 @@ def _build(chunk: dict, source: str) -> Record:
     players = int(value)
     rec = Record(players=players, source=source)
     rec.lines["Players"] = number
+    rec.lines["start"] = chunk["start"]
     for name, value, number in tags:
         try:
             _apply_tag(rec, name, value, number)
@@ -121,9 +147,10 @@ def _build(chunk: dict, source: str) -> Record:
             leader, cards_text = None, line
             m = _LEADER.match(line)
             if m:
-                leader, cards_text = int(m.group(1)), m.group(2)
+                leader, cards_text = seat_number(m.group(1)), m.group(2)
                 if not 1 <= leader <= players:
-                    raise RecordError(f"no seat {leader} at {players} players", number, m.group(1), source)
+                    raise RecordError(f"no seat {m.group(1)} at {players} players (seats are 1 to {players})",
+                                      number, m.group(1), source)
             trick = []
             for tok in split_tokens(cards_text):
                 try:
@@ -156,9 +183,10 @@ def _seat_entry(value: str, players: int, name: str, number: int, source: str) -
     m = _SEAT_ENTRY.match(value)
     if not m:
         raise RecordError(f"{name} is written SEAT: …", number, value, source)
-    seat = int(m.group(1))
+    seat = seat_number(m.group(1))
     if not 1 <= seat <= players:
-        raise RecordError(f"{name}: no seat {seat} at {players} players", number, m.group(1), source)
+        raise RecordError(f"{name}: no seat {m.group(1)} at {players} players (seats are 1 to {players})", number,
+                          m.group(1), source)
     return seat - 1, m.group(2).strip()
 
 
@@ -167,17 +195,23 @@ def _apply_tag(rec: Record, name: str, value: str, number: int) -> None:
     if name == "Players":
         return
     if name == "Variants":
-        for item in [v.strip() for v in value.split(",") if v.strip()]:
+        if not value.strip():
+            raise RecordError("Variants is empty: leave the tag out for the FFT rules, or write NAME=VALUE, …",
+                              number, value, src)
+        for item in [v.strip() for v in value.split(",")]:
+            if not item:
+                raise RecordError("Variants has an empty item: NAME=VALUE items separated by single commas",
+                                  number, value, src)
             key, sep, val = item.partition("=")
             key, val = key.strip().lower(), val.strip().lower()
             if not sep or key not in VARIANTS:
                 raise RecordError(f"unknown variant (known: {', '.join(VARIANTS)})", number, item, src)
             rec.variants[key] = val
         _ = rec.rules                                   # validates the values
-    elif re.fullmatch(r"Hand[1-9]", name):
+    elif re.fullmatch(r"Hand[0-9]+", name):
         seat = int(name[4:])
-        if seat > P:
-            raise RecordError(f"no seat {seat} at {P} players", number, name, src)
+        if not 1 <= seat <= P:
+            raise RecordError(f"no seat {seat} at {P} players: seats are 1 to {P}", number, name, src)
         rec.hands[seat - 1] = _cards(value, f"seat {seat}'s hand", HAND_SIZE[P], P, number, src)
     elif name == "Chien":
         rec.chien = _cards(value, "the chien", CHIEN_SIZE[P], P, number, src)
@@ -217,6 +251,9 @@ def _apply_tag(rec: Record, name: str, value: str, number: int) -> None:
     elif name == "Result":
         rec.result = parse_result(value, P, number, src)
     else:
+        m = re.fullmatch(r"Seat([0-9]+)", name)
+        if m and not 1 <= int(m.group(1)) <= P:
+            raise RecordError(f"no seat {m.group(1)} at {P} players: seats are 1 to {P}", number, name, src)
         rec.tags[name] = value
     rec.lines[name] = number
 
