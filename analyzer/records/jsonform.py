@@ -18,7 +18,7 @@ from analyzer import cards as C
 from analyzer.notation import format_cards
 from analyzer.records.record import UNKNOWN_CARD, Record, RecordError
 from analyzer.records.result import result_from_json
-from analyzer.records.text import KNOWN_TAGS, _canonical_tag, format_record, parse_records
+from analyzer.records.text import KNOWN_TAGS, canonical_tag, format_record, parse_records
 
 KEYS = ("players", "variants", "tags", "hands", "chien", "auction", "call", "discard", "chelem", "poignees",
         "miseres", "tricks", "result")
@@ -108,7 +108,7 @@ def record_from_json(obj: dict, source: str = "") -> Record:
         key = f"tags.{name}"
         if not _TAG_NAME.fullmatch(name):
             raise _bad(key, "a tag name is a letter then letters, digits, - or _", source)
-        canonical = _canonical_tag(name)
+        canonical = canonical_tag(name)
         if canonical in KNOWN_TAGS or canonical.startswith("Hand") and canonical[4:].isdigit():
             raise _bad(key, f"{canonical} is not a free tag: it has its own key", source)
         lines.append(f"[{name} {_quote(_text(value, key, source))}]")

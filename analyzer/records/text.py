@@ -34,7 +34,7 @@ MAX_RECORD_CHARS = 1_000_000      # the text of one record (its tags and tricks)
 _MAX_LINE_CHARS = MAX_TAG_CHARS + 200
 
 
-def _canonical_tag(name: str) -> str:
+def canonical_tag(name: str) -> str:
     """Known tag names are matched case-insensitively, ``HandN`` and ``SeatN`` too (any number: a seat out
     of 1…P is an error, not a free tag); other names are free tags, kept as written."""
     low = name.lower()
@@ -78,7 +78,7 @@ def parse_records(text: str, source: str = "") -> list[Record]:
                               f"{MAX_TAG_CHARS:,}", number, line, source)
         tag = _TAG.match(line)
         if tag:
-            name = _canonical_tag(tag.group(1))
+            name = canonical_tag(tag.group(1))
             if len(tag.group(2)) > MAX_TAG_CHARS:
                 raise RecordError(f"the {name} tag's value has {len(tag.group(2)):,} characters, at most "
                                   f"{MAX_TAG_CHARS:,}", number, tag.group(2), source)
