@@ -96,8 +96,9 @@ def odds(hand, bids, bidding, noise, no_conditioning, players, seat, settings, v
     (see --auction-noise), as bid weighs them, and only the contracts that outbid them are listed."""
     rules, cards = _setup(hand, players, seat, variants)
     with Progress("simulating", quiet) as bar:
-        result = contract_odds(cards, rules, seat - 1, settings.with_(progress=bar),
-                               None if bids is None else parse_bids(bids), not no_conditioning, bidding, noise)
+        result = contract_odds(cards, rules, seat=seat - 1, settings=settings.with_(progress=bar),
+                               bids=None if bids is None else parse_bids(bids), condition=not no_conditioning,
+                               bidding=bidding, noise=noise)
     if fmt == "json":
         echo_json({**result.as_dict(), "variants": rules.variants()})
         return
@@ -143,8 +144,9 @@ def bid(hand, bids, bidding, noise, no_conditioning, players, seat, settings, va
     --auction-noise); an unlikely auction leaves fewer effective deals, shown in the header."""
     rules, cards = _setup(hand, players, seat, variants)
     with Progress("simulating", quiet) as bar:
-        advice = bid_advice(cards, rules, seat - 1, parse_bids(bids or ""), settings.with_(progress=bar), bidding,
-                            not no_conditioning, noise)
+        advice = bid_advice(cards, rules, seat=seat - 1, bids=parse_bids(bids or ""),
+                            settings=settings.with_(progress=bar), bidding=bidding, condition=not no_conditioning,
+                            noise=noise)
     if fmt == "json":
         echo_json({**advice.as_dict(), "variants": rules.variants()})
         return
@@ -227,7 +229,7 @@ def _contract_option(default: str):
 
 def _run(question, cards, rules, contract, options, seat, settings, quiet):
     with Progress("simulating", quiet) as bar:
-        return compare(question, cards, rules, contract, options, seat - 1, settings.with_(progress=bar))
+        return compare(question, cards, rules, contract, options, seat=seat - 1, settings=settings.with_(progress=bar))
 
 
 @click.command()

@@ -11,8 +11,9 @@ from analyzer.coach.equivalence import card_classes
 from analyzer.coach.verdicts import Decision, Option
 from analyzer.errors import TarotError
 from analyzer.game import Game, Phase
-from analyzer.runs import POLICY_IDS, Settings, threads
+from analyzer.runs import Settings, threads
 from analyzer.simulate import state_from_game
+from analyzer.simulation.bridge import policy_ids
 from analyzer.solve import solve
 from analyzer.stats import Mean, Proportion
 from kernels.evaluate import layout_values, world_values
@@ -47,7 +48,7 @@ def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True
     candidates = [card if card in cls else cls[0] for cls in classes]
     settings = settings.for_contract(game.contract, game.rules.players)
     hs, ht, st = state_from_game(game)
-    policies = np.full(game.rules.players, POLICY_IDS[settings.policy], dtype=np.int64)
+    policies = policy_ids(settings.policy, game.rules.players)
     worlds = settings.deals or WORLDS
     scores = np.zeros((worlds, len(candidates)), dtype=np.int64)
     made = np.zeros((worlds, len(candidates)), dtype=np.int64)
