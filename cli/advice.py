@@ -13,10 +13,10 @@ from analyzer.advice.bid import bid_advice
 from analyzer.advice.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
 from analyzer.advice.discard import DEALS as DISCARD_DEALS
 from analyzer.advice.discard import MAX_DEALS as MAX_DISCARD_DEALS
-from analyzer.advice.discard import best_discards, discard_model, discard_play, search_stage
+from analyzer.advice.discard import discard_advice
 from analyzer.advice.odds import contract_odds
 from analyzer.errors import TarotError
-from analyzer.game import discard_options, lowest_poignee
+from analyzer.game import lowest_poignee
 from analyzer.hand import Hand
 from analyzer.notation import format_cards
 from analyzer.quality.bidcheck import MAX_HANDS, check_bidding
@@ -318,23 +318,11 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, quiet
         raise click.UsageError(f"card {format_cards(clash).split()[0]} is both in the hand and in the chien")
     dog.check_size(rules.chien_size, rules.players, "the chien")
     with Progress("searching the best discards", quiet, unit="plays") as bar:
-        choices = best_discards(cards.mask, dog.mask, contract, rules, seat - 1, settings.with_(progress=bar), top)
-    both = cards.mask | dog.mask
-    free, trumps = discard_options(both)
-    kings_oudlers = both & (C.mask_of(C.KINGS) | C.OUDLER_BITS)
-    forced = max(0, rules.chien_size - free.bit_count())
-    screen, search = discard_play(settings, contract), search_stage(settings, contract, rules.players)
-    model = discard_model(settings, contract, rules.players)
-    rows = [{"discard": format_cards(c.discard), "expected_score": c.score.mean, "se": c.score.se, "n": c.score.n,
-             "vs_best": c.vs_best.mean, "vs_best_se": c.vs_best.se, "shown_trumps": format_cards(c.shown_trumps),
-             "searched": c.searched} for c in choices]
-    rule = (f"may not go: {format_cards(kings_oudlers) or 'none held'} (Kings and oudlers); "
-            + (f"{forced} trump(s) must go and are shown" if forced else "no trump may go"))
+        advice = discard_advice(cards, dog, contract, rules, seat=seat - 1, settings=settings.with_(progress=bar),
+                                top=top)
+    rows = advice.rows()
     if fmt == "json":
-        searched_deals = max((c.score.n for c in choices if c.searched), default=0)      # the best's: the most
-        echo_json({"hand": str(cards), "chien": str(dog), "contract": contract.token, "play_model": model,
-                   "deals": screen.deals, "searched_deals": searched_deals, "rules": rule,
-                   "discards": rows, "variants": rules.variants()})
+        echo_json({**advice.as_dict(), "variants": rules.variants()})
         return
     if fmt == "csv":
         buf = io.StringIO()
@@ -344,10 +332,10 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, quiet
         click.echo(buf.getvalue(), nl=False)
         return
     click.echo(f"{cards} + chien {dog}  ({contract.token})")
-    click.echo(f"play: {model}")
-    click.echo(rule)
+    click.echo(f"play: {advice.play_model}")
+    click.echo(advice.rule())
     for i, r in enumerate(rows):
-        if search and not r["searched"] and (i == 0 or rows[i - 1]["searched"]):
+        if advice.searched and not r["searched"] and (i == 0 or rows[i - 1]["searched"]):
             click.echo("  the heuristic's next candidates (not searched; scores and differences of its play):")
         shown = f"  shows {r['shown_trumps']}" if r["shown_trumps"] else ""
         searched = f"  on {r['n']:,} searched deals" if r["searched"] else ""      # fewer: stopped behind the best
