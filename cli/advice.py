@@ -10,17 +10,16 @@ import click
 from analyzer import cards as C
 from analyzer.advice.auction import BID_NOISE, bid_token, parse_bids
 from analyzer.advice.bid import bid_advice
-from analyzer.advice.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
+from analyzer.advice.choices import call_options, chelem_options, compare, poignee_options, poignees_shown
 from analyzer.advice.discard import DEALS as DISCARD_DEALS
 from analyzer.advice.discard import MAX_DEALS as MAX_DISCARD_DEALS
 from analyzer.advice.discard import discard_advice
 from analyzer.advice.odds import contract_odds
 from analyzer.errors import TarotError
-from analyzer.game import lowest_poignee
 from analyzer.hand import Hand
 from analyzer.notation import format_cards
 from analyzer.quality.bidcheck import MAX_HANDS, check_bidding
-from analyzer.rules import Contract, PoigneeLevel
+from analyzer.rules import Contract
 from analyzer.runs import MAX_DEALS
 from cli.options import (echo_json, finite_number, format_option, jobs_option, players_option, quiet_option, rules_from,
                          seed_option, variant_option)
@@ -260,12 +259,8 @@ def poignee(hand, contract, players, seat, settings, variants, quiet,
     if len(options) == 1:
         raise click.UsageError(f"{cards.trumps()} trumps (the Excuse counted): a poignée needs "
                                f"{rules.poignee_thresholds[0]} at {rules.players} players")
-    notes = []
-    for level, need in enumerate(rules.poignee_thresholds):
-        if cards.trumps() >= need:
-            shown = format_cards(lowest_poignee(cards.mask, PoigneeLevel(level), rules))
-            notes.append(f"{POIGNEE_NAMES[level]}: show {shown} (the lowest trumps; the Excuse only when no other "
-                         "trump is left)")
+    notes = [f"{name}: show {format_cards(shown)} (the lowest trumps; the Excuse only when no other trump is left)"
+             for name, shown in poignees_shown(cards, rules).items()]
     notes.append("The price includes what the showing tells: every seat knows where the shown trumps are "
                  "(the heuristic counts them out of the other hands; --policy pimc also deals them to the shower).")
     result = _run("Poignée:", cards, rules, contract, options, seat, settings, quiet)

@@ -20,9 +20,9 @@ import numpy as np
 from analyzer import cards as C
 from analyzer.advice.odds import chelem_in_sight
 from analyzer.errors import TarotError
-from analyzer.game import legal_calls
+from analyzer.game import legal_calls, lowest_poignee
 from analyzer.hand import Hand
-from analyzer.rules import Contract, Rules
+from analyzer.rules import Contract, PoigneeLevel, Rules
 from analyzer.runs import Settings
 from analyzer.simulation.bridge import simulate_contract
 from analyzer.simulation.features import CONTRACT, contract_features
@@ -154,6 +154,13 @@ def poignee_options(hand: Hand, rules: Rules) -> dict[str, np.ndarray]:
         if hand.trumps() >= need:
             options[f"{POIGNEE_NAMES[level]} ({need} trumps)"] = taker_choices(CH_POIGNEE=level)
     return options
+
+
+def poignees_shown(hand: Hand, rules: Rules) -> dict[str, int]:
+    """Each poignée the hand's trumps allow, by name: the trumps it shows (the lowest, the Excuse only as
+    the last stand-in), a mask."""
+    return {POIGNEE_NAMES[level]: lowest_poignee(hand.mask, PoigneeLevel(level), rules)
+            for level, need in enumerate(rules.poignee_thresholds) if hand.trumps() >= need}
 
 
 def chelem_options(rules: Rules) -> dict[str, np.ndarray]:
