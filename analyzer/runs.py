@@ -19,7 +19,7 @@ import numpy as np
 from analyzer.errors import PrecisionNotReached, TarotError
 from analyzer.rules import Contract
 from analyzer.stats import Mean, Moments
-from analyzer.simulation.policies import MIXED
+from analyzer.simulation.policies import MIXED, POLICIES
 from analyzer.simulation.policies import PLAY_POLICY_IDS as POLICY_IDS
 from kernels.pimc import CHELEM_WORLDS, is_search
 
@@ -146,14 +146,14 @@ class Settings:
     def searches(self) -> bool:
         """Whether the cards are played by determinized search (every deal then is a searched deal; under
         the mixed model, ask ``for_contract``)."""
-        return self.policy.startswith("pimc")
+        return POLICIES[self.policy].searches and self.policy != MIXED
 
     @property
     def may_search(self) -> bool:
         """Whether some run of these settings searches (under the mixed model, every contract's):
         their command then plays every deal through the batch drivers with the search compiled in, which
         give the same results for the heuristic, so that a first run compiles one driver, not both."""
-        return self.searches or self.policy == MIXED
+        return POLICIES[self.policy].searches
 
     def for_contract(self, contract: Contract | None, players: int, chelem: bool = False,
                      scale: float | None = None) -> "Settings":

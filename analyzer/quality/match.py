@@ -17,7 +17,7 @@ from analyzer.errors import SizeLimitError
 from analyzer.rules import Rules
 from analyzer.runs import CHUNK, PIMC_CHUNK, PIMC_ROLLOUTS, PIMC_WORLDS, threads
 from analyzer.simulate import rules_flags
-from analyzer.simulation.policies import MATCH_POLICY_IDS
+from analyzer.simulation.policies import MATCH_POLICY_IDS, POLICIES
 from analyzer.stats import Mean
 from kernels import match as K
 
@@ -65,7 +65,7 @@ def run_match(policy_a: str, policy_b: str, deals: int, players: int = 4, seed: 
     if not 1 <= deals <= MAX_DEALS:
         raise SizeLimitError(f"--deals {deals}: expected 1 to {MAX_DEALS:,} deals")
     method = method_id(bidding)
-    chunk = PIMC_CHUNK if any(p.startswith("pimc") for p in (policy_a, policy_b)) else CHUNK
+    chunk = PIMC_CHUNK if any(POLICIES[p].searches for p in (policy_a, policy_b)) else CHUNK
     diffs = []
     skipped = 0
     with threads(jobs):

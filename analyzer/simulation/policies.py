@@ -23,7 +23,8 @@ class Policy:
     name: str
     kernel: int | None      # the kernels' policy id; None: the mixed model, which picks one per contract
     use: str                # ADVICE, PLAY or MATCH
-    searches: bool          # decides by determinized search (the batch drivers then compile the search in)
+    searches: bool          # decides by determinized search, the mixed model for some contracts (the batch
+                            # drivers then compile the search in)
     help: str               # what it does, in words a player understands
     menu: int | None = None  # its place in the advice commands' --policy choices (ADVICE only)
 
