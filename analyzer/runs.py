@@ -106,8 +106,9 @@ class Settings:
     deal limit, the seed, the threads, whether a searched run takes the heuristic's play of its deals as a
     control variate (``control``: set by ``for_contract``, run by ``control_run``), the mixed model's worlds
     per decision for Prise and Garde and for Garde sans and contre (``mixed_worlds``; None: ``MIXED_WORLDS``
-    by player count), and an optional progress callback ``progress(done, total or None)``.  Checked when
-    built."""
+    by player count), for ``analyze`` the worlds each card decision is judged on (``worlds_per_card``; None:
+    ``analyzer.coach.cards.WORLDS``; ``deals`` is always a number of deals), and an optional progress
+    callback ``progress(done, total or None)``.  Checked when built."""
 
     policy: str = MIXED
     worlds: int = PIMC_WORLDS
@@ -118,6 +119,7 @@ class Settings:
     jobs: int | None = None
     control: bool = False
     mixed_worlds: tuple[int, int] | None = None
+    worlds_per_card: int | None = None
     progress: Callable[[int, int | None], None] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -125,7 +127,7 @@ class Settings:
             raise TarotError(f"unknown policy {self.policy!r} (expected one of: {', '.join([MIXED, *POLICY_IDS])})")
         if not 1 <= self.worlds <= MAX_WORLDS:
             raise TarotError(f"worlds must be between 1 and {MAX_WORLDS:,}, got {self.worlds:,}")
-        for name in ("deals", "max_deals"):
+        for name in ("deals", "max_deals", "worlds_per_card"):
             value = getattr(self, name)
             if value is not None and not 1 <= value <= MAX_DEALS:
                 raise TarotError(f"{name.replace('_', '-')} must be between 1 and {MAX_DEALS:,}, got {value:,}")

@@ -58,7 +58,7 @@ def analyze(file, seats, policy, worlds, deals, seed, jobs, quiet, fmt, out) -> 
     records = load_checked(file)
     if not records:
         raise click.ClickException(f"{file} holds no deal record")
-    settings = Settings(policy=policy, worlds=worlds, deals=deals, seed=seed, jobs=jobs)
+    settings = Settings(policy=policy, worlds=worlds, deals=deals, worlds_per_card=deals, seed=seed, jobs=jobs)
     reports = []
     for i, rec in enumerate(records):
         wanted = seats

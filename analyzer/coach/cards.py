@@ -31,7 +31,7 @@ def cards_out(game: Game, seat: int) -> int:
 
 def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True) -> Decision:
     """The decision of the seat to play in ``game`` (in play, every hand known to the engine) to play
-    ``card``: its alternatives valued on ``settings.deals`` worlds (``WORLDS`` when None) from what the
+    ``card``: its alternatives valued on ``settings.worlds_per_card`` worlds (``WORLDS`` when None) from what the
     seat knew, finished by ``settings.policy`` (the deal's contract's, under the mixed model); with
     ``hindsight``, also on the real layout."""
     if game.phase is not Phase.PLAY or game.taker is None:
@@ -49,7 +49,7 @@ def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True
     settings = settings.for_contract(game.contract, game.rules.players)
     hs, ht, st = state_from_game(game)
     policies = policy_ids(settings.policy, game.rules.players)
-    worlds = settings.deals or WORLDS
+    worlds = settings.worlds_per_card or WORLDS
     scores = np.zeros((worlds, len(candidates)), dtype=np.int64)
     made = np.zeros((worlds, len(candidates)), dtype=np.int64)
     picks = np.array(candidates, dtype=np.int64)
