@@ -19,8 +19,9 @@ import numpy as np
 from analyzer.errors import PrecisionNotReached, TarotError
 from analyzer.rules import Contract
 from analyzer.stats import Mean, Moments
-from kernels.pimc import CHELEM_WORLDS, PIMC_CHELEM, PIMC_PRIOR, PIMC_UNIFORM, is_search
-from kernels.playout import HEURISTIC, PIMC, RANDOM
+from analyzer.simulation.policies import MIXED, POLICIES
+from analyzer.simulation.policies import PLAY_POLICY_IDS as POLICY_IDS
+from kernels.pimc import CHELEM_WORLDS, is_search
 
 PLAY_SEED_SALT = 0x5DEECE66D   # deals given to a playout kernel are played from streams other than their dealing's
 CHUNK = 2000            # deals per chunk with the fast policies
@@ -38,11 +39,6 @@ PIMC_WORLDS = 128
 PIMC_ROLLOUTS = 1
 MAX_WORLDS = 4096        # per decision (a 4-player PIMC deal at 4,096 worlds takes minutes)
 MAX_ROLLOUTS = 64
-# Card-play policies by name (pimc-uniform: the search without the endgame solver, kept as a yardstick;
-# pimc-prior: pimc-uniform keeping the heuristic's card unless another beats it beyond noise; pimc-chelem:
-# pimc-prior, the taker's side drawing CHELEM_WORLDS worlds a decision until its chelem is lost).
-POLICY_IDS = {"random": RANDOM, "heuristic": HEURISTIC, "pimc": PIMC, "pimc-uniform": PIMC_UNIFORM,
-              "pimc-prior": PIMC_PRIOR, "pimc-chelem": PIMC_CHELEM}
 MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; memory stays flat)
 # The mixed play model (the default): a search, MIXED_SEARCH, for the contracts whose odds the heuristic
 # misses, the heuristic for the others.  The search rolls out to the end (as close as the solver's
@@ -76,7 +72,6 @@ MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; 
 # 4.6 and 6.6 (docs/performance.md, "At 5 players, odds and bid to +-0.0225").  Not near a chelem, whose
 # search is the slowest (an odds 9.2 s instead of 7.4), nor the taker's choices: `call`'s four Kings
 # take 10 s on its slowest hands already.
-MIXED = "mixed"
 MIXED_SEARCH = "pimc-prior"
 # Where a chelem's announcement is the question (``chelem``) or a chelem is in sight (the heuristic takes one,
 # ``analyzer.advice.odds.chelem_in_sight``), the mixed model's search of a contract is CHELEM_SEARCH:
@@ -97,7 +92,7 @@ MIXED_PASS_WORLDS: dict[int, int | None] = {3: 4, 4: None, 5: None}
 # variate (``analyzer.stats.Moments.controlled``): its mean comes from a heuristic run of its own (another
 # seed, so the two are independent) to CONTROL_SHARE of the searched run's precision.  The two plays of a
 # deal agree often enough that the searched deals needed for a precision fall by about a third (Prise's
-# probability on the heuristic's made, score and margin, ``analyzer.advice.odds.CONTROLS``: variance left
+# probability on the heuristic's made, score and margin, ``analyzer.simulation.features``: variance left
 # 0.66, 0.63, 0.64 at 3, 4, 5 players; docs/performance.md).
 CONTROL_SHARE = 0.5
 CONTROL_SALT = 0x2545F4914F6CDD1D
@@ -111,8 +106,9 @@ class Settings:
     deal limit, the seed, the threads, whether a searched run takes the heuristic's play of its deals as a
     control variate (``control``: set by ``for_contract``, run by ``control_run``), the mixed model's worlds
     per decision for Prise and Garde and for Garde sans and contre (``mixed_worlds``; None: ``MIXED_WORLDS``
-    by player count), and an optional progress callback ``progress(done, total or None)``.  Checked when
-    built."""
+    by player count), for ``analyze`` the worlds each card decision is judged on (``worlds_per_card``; None:
+    ``analyzer.coach.cards.WORLDS``; ``deals`` is always a number of deals), and an optional progress
+    callback ``progress(done, total or None)``.  Checked when built."""
 
     policy: str = MIXED
     worlds: int = PIMC_WORLDS
@@ -123,14 +119,15 @@ class Settings:
     jobs: int | None = None
     control: bool = False
     mixed_worlds: tuple[int, int] | None = None
+    worlds_per_card: int | None = None
     progress: Callable[[int, int | None], None] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.policy not in POLICY_IDS and self.policy != MIXED:
-            raise TarotError(f"unknown policy {self.policy!r} (expected one of: {', '.join([*POLICY_IDS, MIXED])})")
+            raise TarotError(f"unknown policy {self.policy!r} (expected one of: {', '.join([MIXED, *POLICY_IDS])})")
         if not 1 <= self.worlds <= MAX_WORLDS:
             raise TarotError(f"worlds must be between 1 and {MAX_WORLDS:,}, got {self.worlds:,}")
-        for name in ("deals", "max_deals"):
+        for name in ("deals", "max_deals", "worlds_per_card"):
             value = getattr(self, name)
             if value is not None and not 1 <= value <= MAX_DEALS:
                 raise TarotError(f"{name.replace('_', '-')} must be between 1 and {MAX_DEALS:,}, got {value:,}")
@@ -151,14 +148,14 @@ class Settings:
     def searches(self) -> bool:
         """Whether the cards are played by determinized search (every deal then is a searched deal; under
         the mixed model, ask ``for_contract``)."""
-        return self.policy.startswith("pimc")
+        return POLICIES[self.policy].searches and self.policy != MIXED
 
     @property
     def may_search(self) -> bool:
         """Whether some run of these settings searches (under the mixed model, every contract's):
         their command then plays every deal through the batch drivers with the search compiled in, which
         give the same results for the heuristic, so that a first run compiles one driver, not both."""
-        return self.searches or self.policy == MIXED
+        return POLICIES[self.policy].searches
 
     def for_contract(self, contract: Contract | None, players: int, chelem: bool = False,
                      scale: float | None = None) -> "Settings":

@@ -16,13 +16,15 @@ from analyzer import cards as C
 from analyzer.game import MISERE_KINDS, Game, Outcome, Phase
 from analyzer.rules import Contract, Rules
 from analyzer.scoring import Chelem, Side
+from analyzer.simulation.policies import FAST_POLICY_IDS
 from kernels import playout as K
 from kernels.batch import play_batch
 
 if TYPE_CHECKING:
     import pandas as pd
 
-POLICIES = {"random": K.RANDOM, "heuristic": K.HEURISTIC}
+# The policies that play without search, by name (a view of ``analyzer.simulation.policies.POLICIES``).
+POLICIES = FAST_POLICY_IDS
 CHELEM_CODES = {0: None, 1: Chelem.ANNOUNCED_MADE, 2: Chelem.MADE, 3: Chelem.ANNOUNCED_FAILED, 4: Chelem.DEFENCE,
                 5: Chelem.PETIT_ANNOUNCED_MADE, 6: Chelem.PETIT_ANNOUNCED_FAILED}
 PAB_SIDES = {0: None, 1: Side.TAKER, -1: Side.DEFENCE}

@@ -10,17 +10,16 @@ import click
 from analyzer import cards as C
 from analyzer.advice.auction import BID_NOISE, bid_token, parse_bids
 from analyzer.advice.bid import bid_advice
-from analyzer.advice.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
+from analyzer.advice.choices import call_options, chelem_options, compare, poignee_options, poignees_shown
 from analyzer.advice.discard import DEALS as DISCARD_DEALS
 from analyzer.advice.discard import MAX_DEALS as MAX_DISCARD_DEALS
-from analyzer.advice.discard import best_discards, discard_model, discard_play, search_stage
+from analyzer.advice.discard import discard_advice
 from analyzer.advice.odds import contract_odds
 from analyzer.errors import TarotError
-from analyzer.game import discard_options, lowest_poignee
 from analyzer.hand import Hand
 from analyzer.notation import format_cards
 from analyzer.quality.bidcheck import MAX_HANDS, check_bidding
-from analyzer.rules import Contract, PoigneeLevel
+from analyzer.rules import Contract
 from analyzer.runs import MAX_DEALS
 from cli.options import (echo_json, finite_number, format_option, jobs_option, players_option, quiet_option, rules_from,
                          seed_option, variant_option)
@@ -96,8 +95,9 @@ def odds(hand, bids, bidding, noise, no_conditioning, players, seat, settings, v
     (see --auction-noise), as bid weighs them, and only the contracts that outbid them are listed."""
     rules, cards = _setup(hand, players, seat, variants)
     with Progress("simulating", quiet) as bar:
-        result = contract_odds(cards, rules, seat - 1, settings.with_(progress=bar),
-                               None if bids is None else parse_bids(bids), not no_conditioning, bidding, noise)
+        result = contract_odds(cards, rules, seat=seat - 1, settings=settings.with_(progress=bar),
+                               bids=None if bids is None else parse_bids(bids), condition=not no_conditioning,
+                               bidding=bidding, noise=noise)
     if fmt == "json":
         echo_json({**result.as_dict(), "variants": rules.variants()})
         return
@@ -143,8 +143,9 @@ def bid(hand, bids, bidding, noise, no_conditioning, players, seat, settings, va
     --auction-noise); an unlikely auction leaves fewer effective deals, shown in the header."""
     rules, cards = _setup(hand, players, seat, variants)
     with Progress("simulating", quiet) as bar:
-        advice = bid_advice(cards, rules, seat - 1, parse_bids(bids or ""), settings.with_(progress=bar), bidding,
-                            not no_conditioning, noise)
+        advice = bid_advice(cards, rules, seat=seat - 1, bids=parse_bids(bids or ""),
+                            settings=settings.with_(progress=bar), bidding=bidding, condition=not no_conditioning,
+                            noise=noise)
     if fmt == "json":
         echo_json({**advice.as_dict(), "variants": rules.variants()})
         return
@@ -227,7 +228,7 @@ def _contract_option(default: str):
 
 def _run(question, cards, rules, contract, options, seat, settings, quiet):
     with Progress("simulating", quiet) as bar:
-        return compare(question, cards, rules, contract, options, seat - 1, settings.with_(progress=bar))
+        return compare(question, cards, rules, contract, options, seat=seat - 1, settings=settings.with_(progress=bar))
 
 
 @click.command()
@@ -258,12 +259,8 @@ def poignee(hand, contract, players, seat, settings, variants, quiet,
     if len(options) == 1:
         raise click.UsageError(f"{cards.trumps()} trumps (the Excuse counted): a poignée needs "
                                f"{rules.poignee_thresholds[0]} at {rules.players} players")
-    notes = []
-    for level, need in enumerate(rules.poignee_thresholds):
-        if cards.trumps() >= need:
-            shown = format_cards(lowest_poignee(cards.mask, PoigneeLevel(level), rules))
-            notes.append(f"{POIGNEE_NAMES[level]}: show {shown} (the lowest trumps; the Excuse only when no other "
-                         "trump is left)")
+    notes = [f"{name}: show {format_cards(shown)} (the lowest trumps; the Excuse only when no other trump is left)"
+             for name, shown in poignees_shown(cards, rules).items()]
     notes.append("The price includes what the showing tells: every seat knows where the shown trumps are "
                  "(the heuristic counts them out of the other hands; --policy pimc also deals them to the shower).")
     result = _run("Poignée:", cards, rules, contract, options, seat, settings, quiet)
@@ -316,23 +313,11 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, quiet
         raise click.UsageError(f"card {format_cards(clash).split()[0]} is both in the hand and in the chien")
     dog.check_size(rules.chien_size, rules.players, "the chien")
     with Progress("searching the best discards", quiet, unit="plays") as bar:
-        choices = best_discards(cards.mask, dog.mask, contract, rules, seat - 1, settings.with_(progress=bar), top)
-    both = cards.mask | dog.mask
-    free, trumps = discard_options(both)
-    kings_oudlers = both & (C.mask_of(C.KINGS) | C.OUDLER_BITS)
-    forced = max(0, rules.chien_size - free.bit_count())
-    screen, search = discard_play(settings, contract), search_stage(settings, contract, rules.players)
-    model = discard_model(settings, contract, rules.players)
-    rows = [{"discard": format_cards(c.discard), "expected_score": c.score.mean, "se": c.score.se, "n": c.score.n,
-             "vs_best": c.vs_best.mean, "vs_best_se": c.vs_best.se, "shown_trumps": format_cards(c.shown_trumps),
-             "searched": c.searched} for c in choices]
-    rule = (f"may not go: {format_cards(kings_oudlers) or 'none held'} (Kings and oudlers); "
-            + (f"{forced} trump(s) must go and are shown" if forced else "no trump may go"))
+        advice = discard_advice(cards, dog, contract, rules, seat=seat - 1, settings=settings.with_(progress=bar),
+                                top=top)
+    rows = advice.rows()
     if fmt == "json":
-        searched_deals = max((c.score.n for c in choices if c.searched), default=0)      # the best's: the most
-        echo_json({"hand": str(cards), "chien": str(dog), "contract": contract.token, "play_model": model,
-                   "deals": screen.deals, "searched_deals": searched_deals, "rules": rule,
-                   "discards": rows, "variants": rules.variants()})
+        echo_json({**advice.as_dict(), "variants": rules.variants()})
         return
     if fmt == "csv":
         buf = io.StringIO()
@@ -342,10 +327,10 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, quiet
         click.echo(buf.getvalue(), nl=False)
         return
     click.echo(f"{cards} + chien {dog}  ({contract.token})")
-    click.echo(f"play: {model}")
-    click.echo(rule)
+    click.echo(f"play: {advice.play_model}")
+    click.echo(advice.rule())
     for i, r in enumerate(rows):
-        if search and not r["searched"] and (i == 0 or rows[i - 1]["searched"]):
+        if advice.searched and not r["searched"] and (i == 0 or rows[i - 1]["searched"]):
             click.echo("  the heuristic's next candidates (not searched; scores and differences of its play):")
         shown = f"  shows {r['shown_trumps']}" if r["shown_trumps"] else ""
         searched = f"  on {r['n']:,} searched deals" if r["searched"] else ""      # fewer: stopped behind the best

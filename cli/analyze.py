@@ -59,7 +59,7 @@ def analyze(file, seats, policy, worlds, deals, seed, jobs, quiet, fmt, out) -> 
     if out is not None:
         check_output(out)                       # before the analysis, not after it
     records = load_checked(file)                # a file without a record: one line, as record check says
-    settings = Settings(policy=policy, worlds=worlds, deals=deals, seed=seed, jobs=jobs)
+    settings = Settings(policy=policy, worlds=worlds, deals=deals, worlds_per_card=deals, seed=seed, jobs=jobs)
     reports = []
     for i, rec in enumerate(records):
         wanted = seats

@@ -1,6 +1,6 @@
 """The simulation settings' options (--policy, --worlds, --mixed-worlds, --deals, --precision, …): their help
-names the play models and defaults of ``analyzer.runs``, whose import loads Numba, so they live apart from
-``cli.options`` and only the commands that simulate import them."""
+names the policies of ``analyzer.simulation.policies`` and the defaults of ``analyzer.runs``, whose import
+loads Numba, so they live apart from ``cli.options`` and only the commands that simulate import them."""
 
 from __future__ import annotations
 
@@ -8,31 +8,18 @@ import functools
 
 import click
 
-from analyzer.advice.odds import CHELEM_SIGHT
 from analyzer.errors import TarotError
-from analyzer.runs import (CHELEM_WORLDS, MAX_DEALS, MAX_WORLDS, MIXED, MIXED_PRECISION, MIXED_WORLDS, ODDS_PRECISION,
-                          PIMC_WORLDS, Settings, mixed_play_model)
+from analyzer.runs import MAX_DEALS, MAX_WORLDS, MIXED, MIXED_WORLDS, PIMC_WORLDS, Settings
+from analyzer.simulation.policies import advice_choices, choices_help, play_choices
 from cli.options import finite_number, jobs_option, seed_option
 
-policy_option = click.option("--policy", type=click.Choice(["mixed", "heuristic", "pimc", "random"]),
-                             default=MIXED, show_default=True,
-                             help="How the simulated seats play their cards: mixed searches the contracts the "
-                                  "heuristic misses and plays the others by it ("
-                                  + "; ".join(f"at {p} players {mixed_play_model(p)}" for p in (3, 4, 5))
-                                  + f"; a hand whose heuristic play takes every trick at prise on {CHELEM_SIGHT:.0%} "
-                                  f"of deals or more has its taker's side search at least {CHELEM_WORLDS} worlds a "
-                                  "decision until its chelem is lost"
-                                  + f"; whatever --worlds, to {MIXED_PRECISION:g} times --precision"
-                                  + "".join(f" (odds' and bid's contracts at {p} players {scale:g} times, but "
-                                            "near a chelem)"
-                                            for p, scale in ODDS_PRECISION.items() if scale != MIXED_PRECISION)
-                                  + ", the "
-                                  "heuristic's play of the same deals a control variate: seconds); heuristic plays "
-                                  "every contract "
-                                  "at once (under a second, rougher); pimc searches every card (minutes).")
+policy_option = click.option("--policy", type=click.Choice(advice_choices()), default=MIXED, show_default=True,
+                             help="How the simulated seats play their cards: " + choices_help(advice_choices())
+                                  + ". Every answer names the play behind it.")
 # analyze judges one deal's play, whose contract is known: one policy for all of it.
-play_policy_option = click.option("--policy", type=click.Choice(["heuristic", "pimc", "random"]), default="heuristic",
-                                  show_default=True, help="How the simulated seats play their cards.")
+play_policy_option = click.option("--policy", type=click.Choice(play_choices()), default="heuristic",
+                                  show_default=True, help="How the simulated seats play their cards: "
+                                                          + choices_help(play_choices()) + ".")
 worlds_option = click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), default=PIMC_WORLDS, show_default=True,
                              help="PIMC: the most worlds sampled per decision (pimc stops sooner once one card "
                                   "is clearly best; more: stronger play, slower).")

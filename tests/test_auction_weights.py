@@ -9,12 +9,12 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.advice.bid import bid_advice
-from analyzer.advice.odds import fixed_hand
 from analyzer.baselines import METHODS, baseline_bid
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings
 from analyzer.sampling import sample_deals
+from analyzer.simulation.bridge import fixed_hand
 from analyzer.stats import Moments, Proportion
 from cli.main import main
 from kernels.auction import weighted_deals_batch

@@ -7,12 +7,12 @@ checked by the commands' own tests: every simulated record is replayed by the re
 import numpy as np
 import pytest
 
-from analyzer.advice.odds import fixed_hand
 from analyzer.baselines import method_id
 from analyzer.hand import Hand
 from analyzer.rules import Rules
 from analyzer.runs import searching
 from analyzer.simulate import rules_flags
+from analyzer.simulation.bridge import fixed_hand
 from kernels import auction, batch
 from kernels import playout as K
 from kernels.pimc import PIMC_FIXED, PIMC_PRIOR, PIMC_UNIFORM

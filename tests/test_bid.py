@@ -9,7 +9,6 @@ from click.testing import CliRunner
 from analyzer import cards as C
 from analyzer.advice.auction import check_bids, parse_bids
 from analyzer.advice.bid import bid_advice
-from analyzer.advice.odds import fixed_hand
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
@@ -17,6 +16,7 @@ from analyzer.runs import Settings
 from cli.main import main
 from analyzer.baselines import method_id
 from analyzer.simulate import rules_flags
+from analyzer.simulation.bridge import fixed_hand
 from kernels import auction as A
 from kernels import playout as K
 from kernels.auction import weighted_deals_batch

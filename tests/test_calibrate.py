@@ -11,13 +11,14 @@ from click.testing import CliRunner
 
 from analyzer import cards as C
 from analyzer.advice.bid import bid_advice
-from analyzer.advice.odds import contract_odds, simulate_contract
+from analyzer.advice.odds import contract_odds
 from analyzer.errors import SizeLimitError
 from analyzer.hand import Hand
 from analyzer.quality.calibrate import DEEP_SEED, Estimate, Gap, HandCheck, calibrate, gap_summary, hand_seed
 from analyzer.rules import Contract, Rules
 from analyzer.runs import MIXED_WORLDS, Settings
 from analyzer.sampling import random_hands, sample_deals
+from analyzer.simulation.bridge import simulate_contract
 from analyzer.stats import Z95
 from cli.main import main
 from kernels import playout as K

@@ -11,12 +11,13 @@ from click.testing import CliRunner
 import analyzer.advice.odds as odds_module
 from analyzer.advice.choices import announces_chelem, call_options, chelem_options, poignee_options, taker_choices
 from analyzer.advice.bid import bid_advice
-from analyzer.advice.odds import chelem_in_sight, contract_odds, fixed_hand
+from analyzer.advice.odds import chelem_in_sight, contract_odds
 from analyzer.game import Game, Phase
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import CHELEM_SEARCH, MIXED_SEARCH, MIXED_WORLDS, POLICY_IDS, Settings
 from analyzer.simulate import rules_flags, state_from_game
+from analyzer.simulation.bridge import fixed_hand
 from cli.main import main
 from kernels import playout as K
 from kernels.batch import advice_batch

@@ -50,7 +50,7 @@ def test_a_verdict_needs_a_loss_beyond_noise_and_above_a_threshold():
 
 def test_the_petit_under_the_21_is_a_blunder_and_a_small_trump_is_not_judged_wrong():
     game = petit_game()
-    settings = Settings(deals=300, seed=1)
+    settings = Settings(worlds_per_card=300, seed=1)
     petit = judge_card(game, C.trump(1), settings)
     assert petit.judged and petit.verdict == "blunder" and petit.best.choice == "2"
     assert petit.loss.mean > 60 and petit.p_made_change > 0.2               # 0.29 on these 300 deals
@@ -64,19 +64,19 @@ def test_forced_and_equivalent_cards_are_not_judged():
     game = petit_game()
     for card in (C.trump(2), C.trump(6), C.trump(11), C.suit_card(0, 14)):   # the taker wins and leads the KS
         game.play(card)
-    spades = judge_card(game, C.suit_card(0, 1), Settings(deals=50, seed=1))   # 1S 2S 3S 4S: one choice
+    spades = judge_card(game, C.suit_card(0, 1), Settings(worlds_per_card=50, seed=1))   # 1S 2S 3S 4S: one choice
     assert not spades.judged and spades.note == "equivalent cards" and spades.verdict is None
     while len(game.tricks) < game.rules.tricks - 1:
         game.play(next(C.cards_of(game.legal_cards())))
-    last = judge_card(game, next(C.cards_of(game.legal_cards())), Settings(deals=50, seed=1))
+    last = judge_card(game, next(C.cards_of(game.legal_cards())), Settings(worlds_per_card=50, seed=1))
     assert not last.judged and last.note == "forced" and last.loss.mean == 0
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_same_seed_same_judgement_whatever_the_threads(jobs):
     game = petit_game()
-    one = judge_card(game, C.trump(1), Settings(deals=120, seed=9, jobs=1))
-    other = judge_card(game, C.trump(1), Settings(deals=120, seed=9, jobs=jobs))
+    one = judge_card(game, C.trump(1), Settings(worlds_per_card=120, seed=9, jobs=1))
+    other = judge_card(game, C.trump(1), Settings(worlds_per_card=120, seed=9, jobs=jobs))
     assert one == other
 
 
@@ -91,6 +91,6 @@ def test_hindsight_in_the_last_tricks_is_the_solver_s_best_card():
     defence = game.side(game.to_act) != game.side(game.taker)
     best_value = (min if defence else max)(v for _, v in solution.values)
     for card, _ in solution.values:
-        decision = judge_card(game, card, Settings(deals=20, seed=1))
+        decision = judge_card(game, card, Settings(worlds_per_card=20, seed=1))
         if decision.judged:
             assert solution.value_of(C.TOKENS.index(decision.hindsight_best)) == best_value

@@ -10,10 +10,12 @@ import pytest
 
 from analyzer.advice.bid import bid_advice
 from analyzer.advice.choices import call_options, compare
-from analyzer.advice.odds import FEATURES, MADE, contract_features, contract_odds, group_run, simulate_contract
+from analyzer.advice.odds import contract_odds, group_run
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import MIXED_SEARCH, MIXED_WORLDS, Settings
+from analyzer.simulation.bridge import simulate_contract
+from analyzer.simulation.features import contract_features
 from analyzer.stats import ControlMeans, Mean, Moments
 
 RUNS = 600          # replications of a synthetic run
@@ -158,17 +160,17 @@ def test_the_control_columns_are_the_heuristic_s_play_of_the_searched_deals():
     run = Settings(precision=0.05, seed=8).for_contract(Contract.GARDE_SANS, 5)
     assert run.controlled
     group = group_run(HAND_5, rules, 0, contracts, run)
-    n = group.moments.n
+    n = group.n
     for k, contract in enumerate(contracts):
         rows = simulate_contract(HAND_5, 0, contract, rules, "heuristic", n, run.seed, worlds=run.worlds,
                                  search_driver=True)
-        made = contract_features(rows, 0)[:, MADE]
-        column = FEATURES * (len(contracts) + k) + MADE
+        made = contract_features(rows, 0)[:, 1]
+        column = group.layout.column(len(contracts) + k, "made")      # the heuristic's block of contract k
         assert group.moments.mean(column) == pytest.approx(made.mean(), abs=1e-12)
-        searched = FEATURES * k + MADE
+        searched = group.column(k, "made")
         assert group.moments.covariance(searched, column) > 0.3 * math.sqrt(
             group.moments.covariance(searched, searched) * group.moments.covariance(column, column))
-    assert group.control_deals > n      # the control run: the heuristic on deals of its own, to a finer precision
+    assert group.reference.n > n      # the control run: the heuristic on deals of its own, to a finer precision
 
 
 def test_controlled_odds_and_bids_agree_with_the_plain_search_within_noise():

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer.advice.bid import OptionRun, bid_advice
+from analyzer.advice.bid import bid_advice
 from analyzer.advice.discard import SEARCHED, SEARCHED_DEALS, best_discards, discard_play, search_stage
 from analyzer.advice.choices import call_options, compared_model
 from analyzer.advice.odds import contract_model, contract_odds
@@ -15,8 +15,9 @@ from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import (BEHIND_Z, MIXED_PASS_WORLDS, MIXED_PRECISION, MIXED_SEARCH, MIXED_WORLDS, ODDS_PRECISION,
-                           POLICY_IDS,
-                           Settings, Stopped)
+                           POLICY_IDS, Settings)
+from analyzer.simulation.features import OPTION
+from analyzer.simulation.trials import FIRST, Layout, Stopped, Trials
 from analyzer.stats import Moments
 from cli.main import main
 from kernels import auction as auction_kernels
@@ -199,12 +200,13 @@ def test_a_stopped_option_is_measured_on_the_deals_it_was_played_on():
     stopped = Stopped()
     stopped.stop(1, moments(20))
     stopped.stop(2, moments(45))
-    run = OptionRun([0, 1, 2], moments(60), stopped=stopped)
-    alone = {n: OptionRun([0, 1, 2], moments(n)) for n in (20, 45, 60)}
+    layout = Layout(OPTION, 3, FIRST)
+    run = Trials([0, 1, 2], layout, moments(60), stopped=stopped)
+    alone = {n: Trials([0, 1, 2], layout, moments(n)) for n in (20, 45, 60)}
     for combination, n in [({0: 1.0}, 60), ({1: 1.0}, 20), ({2: 1.0}, 45), ({0: 1.0, 2: -1.0}, 45),
                            ({1: 1.0, 2: -1.0}, 20), ({0: 1.0, 1: -1.0}, 20)]:
-        assert run.score(combination) == alone[n].score(combination)
-    assert [run.success(i) for i in range(3)] == [alone[n].success(i) for i, n in enumerate((60, 20, 45))]
+        assert run.combination(combination, "score") == alone[n].combination(combination, "score")
+    assert [run.share(i, "won") for i in range(3)] == [alone[n].share(i, "won") for i, n in enumerate((60, 20, 45))]
 
 
 def test_a_searched_option_clearly_behind_stops_being_played(monkeypatch):

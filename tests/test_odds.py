@@ -7,11 +7,12 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.advice.auction import BID_NOISE
-from analyzer.advice.odds import contract_odds, fixed_hand, simulate_contract
+from analyzer.advice.odds import contract_odds
 from analyzer.baselines import method_id
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import CHELEM_WORLDS, Settings
+from analyzer.simulation.bridge import fixed_hand, simulate_contract
 from cli.main import main
 from kernels import playout as K
 from kernels.auction import weighted_deals_batch
@@ -175,7 +176,7 @@ def test_odds_after_earlier_bids_are_weighted_by_them_as_bid_weighs_its_deals():
     ``kernels.auction.weighted_deals_batch`` on those deals), its interval on the deals' effective number."""
     rules, n = Rules(players=4), 600
     bids = [None, Contract.PRISE]
-    r = contract_odds(MIDDLING, rules, 2, Settings(policy="heuristic", deals=n, seed=5), bids)
+    r = contract_odds(MIDDLING, rules, 2, Settings(policy="heuristic", deals=n, seed=5), bids=bids)
     assert [c.contract for c in r.contracts] == [Contract.GARDE, Contract.GARDE_SANS, Contract.GARDE_CONTRE]
     fixed, unseen, slots = fixed_hand(MIDDLING, 2, 4)
     weights = np.empty(n)
@@ -189,11 +190,12 @@ def test_odds_after_earlier_bids_are_weighted_by_them_as_bid_weighs_its_deals():
         assert odds.success.p == pytest.approx((weights * rows[:, K.R_MADE]).sum() / weights.sum())
         assert odds.score.mean == pytest.approx((weights * rows[:, 2]).sum() / weights.sum())
         assert odds.success.n_eff == pytest.approx(effective)
-    unweighted = contract_odds(MIDDLING, rules, 2, Settings(policy="heuristic", deals=n, seed=5), bids, condition=False)
+    unweighted = contract_odds(MIDDLING, rules, 2, Settings(policy="heuristic", deals=n, seed=5), bids=bids,
+                               condition=False)
     plain = contract_odds(MIDDLING, rules, 2, Settings(policy="heuristic", deals=n, seed=5))
     assert unweighted.auction_noise is None and [c.as_dict() for c in unweighted.contracts] == \
         [c.as_dict() for c in plain.contracts[1:]]
-    first = contract_odds(MIDDLING, rules, 0, Settings(policy="heuristic", deals=n, seed=5), [])
+    first = contract_odds(MIDDLING, rules, 0, Settings(policy="heuristic", deals=n, seed=5), bids=[])
     assert first.auction_noise is None and len(first.contracts) == 4      # no earlier bid: nothing to weigh
 
 

@@ -11,13 +11,14 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer.advice.odds import contract_odds, simulate_contract
+from analyzer.advice.odds import contract_odds
 from analyzer.hand import Hand
 from analyzer.quality import paired
 from analyzer.quality.calibrate import Calibration, Estimate, Gap, HandCheck, bias_summary, calibrate, hand_seed
 from analyzer.quality.paired import Bias, measure_biases
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings
+from analyzer.simulation.bridge import simulate_contract
 from analyzer.stats import Z95, normal_within
 from cli.main import main
 from kernels import playout as K

@@ -8,12 +8,12 @@ unmultiplied bonuses change a card's rank, which one test bounds."""
 import numpy as np
 import pytest
 
-from analyzer.advice.odds import fixed_hand, simulate_contract
 from analyzer.baselines import method_id
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.sampling import random_hands
 from analyzer.simulate import rules_flags
+from analyzer.simulation.bridge import fixed_hand, simulate_contract
 from kernels import auction
 from kernels import playout as K
 

@@ -9,10 +9,10 @@ import pytest
 from analyzer import cards as C
 from analyzer.advice.auction import THINNING_SAMPLE, AuctionWeights, ThinnedDeals, parse_bids
 from analyzer.advice.bid import bid_advice
-from analyzer.advice.odds import fixed_hand
 from analyzer.hand import Hand
 from analyzer.rules import Rules
 from analyzer.runs import Settings
+from analyzer.simulation.bridge import fixed_hand
 from kernels.auction import weighted_deals_batch
 from kernels.bidding import TAROTCLUB
 

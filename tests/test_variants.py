@@ -9,13 +9,13 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer import cards as C
-from analyzer.advice.odds import simulate_contract
 from analyzer.game import Game, Outcome, Phase
 from analyzer.hand import Hand
 from analyzer.records.simulate import simulate_records
 from analyzer.rules import Contract, Rules
 from analyzer.sampling import sample_deals
 from analyzer.simulate import POLICIES, play_deals
+from analyzer.simulation.bridge import simulate_contract
 from cli.main import main
 from tests.randomplay import new_random_game
 

@@ -18,28 +18,31 @@ those deals, the searched ones searched, until they reach theirs: an option is v
 its own play model, and compared with a searched option on the searched deals, which are drawn by their
 weights when the deals are weighted (``analyzer.advice.auction.ThinnedDeals``).  A searched option's
 deals are played by the heuristic too, as its control variate, whose means a control run measures first
-(every option by the heuristic, on deals of its own: ``OptionRun``).  A searched run stops waiting for
+(every option by the heuristic, on deals of its own: ``analyzer.simulation.trials``).  A searched run stops waiting for
 an option clearly behind the best (``analyzer.runs.BEHIND_Z``), whose wider interval is reported as it
 is, and stops playing it once its probability is within the precision asked: its figures are those of
-the deals played until then (``analyzer.runs.Stopped``).
+the deals played until then (``analyzer.simulation.trials.Stopped``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from analyzer.advice.auction import (BID_NOISE, AuctionWeights, ThinnedDeals, bid_token, check_bids, check_noise,
                                      earlier_ids)
-from analyzer.advice.odds import capped, chelem_in_sight, contract_model, control_features, fixed_hand, garde_beside
+from analyzer.advice.odds import chelem_in_sight, contract_model, garde_beside
 from analyzer.baselines import method_id
 from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
-from analyzer.runs import POLICY_IDS, Settings, Stopped, clearly_behind, run_in_chunks
+from analyzer.runs import Settings, clearly_behind, run_in_chunks
 from analyzer.simulate import rules_flags
-from analyzer.stats import ControlMeans, Mean, Moments, WeightedProportion
+from analyzer.simulation.bridge import fixed_hand, policy_ids
+from analyzer.simulation.features import OPTION, option_features
+from analyzer.simulation.trials import FIRST, Layout, Stopped, Trials
+from analyzer.stats import Mean, Moments, WeightedProportion
 from kernels import auction as K
 
 
@@ -101,19 +104,8 @@ class BidAdvice:
                 "options": [o.as_dict() for o in self.options]}
 
 
-# Per deal, the features kept (running moments): the deal's weight given the earlier bids, then per
-# option the hand's score, whether its side won, and the points its side took beyond those it needed, as
-# they are and capped (the controls of ``analyzer.advice.odds``), each times the weight.
-WEIGHT = 0
-SCORE, WON, MARGIN, CLOSE = range(4)
-PER_OPTION = 4
-# A searched option's figure takes the heuristic's play of the same deals as control variates: its same
-# figure and CONTROLS (``analyzer.advice.odds.CONTROLS``).
-CONTROLS = (SCORE, WON, MARGIN, CLOSE)
-
-
 def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | None] = (),
-               settings: Settings = Settings(), bidding: str = "tarotclub", condition: bool = True,
+               settings: Settings = Settings(), *, bidding: str = "tarotclub", condition: bool = True,
                noise: float = BID_NOISE) -> BidAdvice:
     """The value of passing and of each legal bid for ``hand`` at ``seat`` (0-based) after ``bids``;
     with ``condition``, the deals are weighted by the earlier bids (the bidders' count off by a normal
@@ -132,7 +124,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     weighted = condition and seat > 0
     sight = chelem_in_sight(hand, seat, rules, settings)
     played = [contract_model(settings, o, rules.players, sight) for o in options]
-    policies = [np.full(rules.players, POLICY_IDS[p.policy], dtype=np.int64) for p in played]
+    policies = [policy_ids(p.policy, rules.players) for p in played]
     batch = K.bid_batch if settings.may_search else K.bid_batch_no_search     # one driver for every option
 
     def option_id(i: int) -> int:
@@ -145,18 +137,20 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
         twin = garde_beside(options[i], [options[j] for j in indices if played[j] == played[i]])
         return None if twin is None else options.index(twin)
 
-    def run(indices: list[int], run_settings: Settings, watched: list[int], reference: Moments | None = None,
-            heuristic: bool = False) -> OptionRun:
+    def run(indices: list[int], run_settings: Settings, watched: list[int], reference: Trials | None = None,
+            heuristic: bool = False) -> Trials:
         """The options ``indices`` on the same deals, each played as ``played`` says (``heuristic``: every
         one by the heuristic, a control run), until the watched ones' probabilities of success are within
-        ``run_settings``' precision.  Given the control run's moments ``reference``, the options searched
-        with a control variate are played by the heuristic too, their figures controlled by it."""
+        ``run_settings``' precision (``OPTION``'s features, each deal's weight first).  Given the control
+        run's trials ``reference``, the options searched with a control variate are played by the
+        heuristic too, their figures controlled by it."""
         total_weight = [0.0]
         thinned = ThinnedDeals(auction, fixed, unseen, slots, rules, run_settings.seed) \
             if weighted and run_settings.searches else None
         controls = [i for i in indices if played[i].controlled] if reference is not None else []
         ids = {i: heuristic_ids if heuristic else policies[i] for i in indices}
         stopped = Stopped()
+        layout = Layout(OPTION, len(indices) + len(controls), FIRST)
 
         def play(deals: np.ndarray, n: int, chosen: list[int], ids: dict[int, np.ndarray],
                  drawn: np.ndarray) -> dict[int, np.ndarray]:
@@ -176,7 +170,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
             return rows
 
         def simulate(offset: int, n: int) -> np.ndarray:
-            features = np.zeros((n, 1 + PER_OPTION * (len(indices) + len(controls))))
+            features = np.zeros((n, layout.width))
             deals, kept = thinned.take(n) if thinned else (np.arange(offset, offset + n), None)
             drawn = np.empty(n)
             rows = play(deals, n, [i for i in indices if i not in stopped], ids, drawn)
@@ -186,12 +180,8 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
             for k, (i, source) in enumerate([(i, rows) for i in indices] + [(i, control_rows) for i in controls]):
                 if i in stopped:
                     continue                              # its columns stay 0, read no more (``Stopped``)
-                features[:, column(k, SCORE)] = weights * source[i][:, K.B_SCORE] / 2      # half-points to points
-                features[:, column(k, WON)] = weights * (source[i][:, K.B_WON] == 1)
-                margin = source[i][:, K.B_MARGIN] / 2
-                features[:, column(k, MARGIN)] = weights * margin
-                features[:, column(k, CLOSE)] = weights * capped(margin)
-            features[:, WEIGHT] = weights            # the same deals, so the same weights, for every option
+                features[:, layout.block(k)] = option_features(source[i], weights)
+            features[:, layout.weight_column] = weights     # the same deals, so the same weights, for every option
             total_weight[0] += weights.sum()
             if total_weight[0] <= 0:
                 raise TarotError(auction.unexplained(offset + n))
@@ -202,14 +192,14 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
             clearly behind the best (``analyzer.runs.clearly_behind``): their wider intervals are reported as
             they are, and the search's time goes where it decides; once within the precision, they stop
             (``Stopped``: no longer played, their figures those of the deals so far)."""
-            done = OptionRun(indices, m, controls, reference, stopped)
-            lead = max((i for i in indices if i not in stopped), key=lambda i: done.score({i: 1.0}).mean)
+            done = Trials(indices, layout, m, controls, reference, stopped)
+            lead = max((i for i in indices if i not in stopped), key=lambda i: done.combination({i: 1.0}, "score").mean)
             widths = [0.0]
             for i in watched:
                 if i in stopped:
                     continue
-                width = done.success(i).half_width
-                if run_settings.searches and i != lead and clearly_behind(done.score({lead: 1.0, i: -1.0})):
+                width = done.share(i, "won").half_width
+                if run_settings.searches and i != lead and clearly_behind(done.difference(lead, i, "score")):
                     if width <= run_settings.precision:
                         stopped.stop(i, m)
                     continue
@@ -218,19 +208,18 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
 
         about = "" if len(indices) == len(options) and watched == indices else \
             ", ".join("pass" if options[i] is None else options[i].token for i in watched)
-        moments = run_in_chunks(simulate, 1 + PER_OPTION * (len(indices) + len(controls)), run_settings, widest, about,
-                                warn=not heuristic)
-        return OptionRun(indices, moments, controls, reference, stopped)
+        moments = run_in_chunks(simulate, layout.width, run_settings, widest, about, warn=not heuristic)
+        return Trials(indices, layout, moments, controls, reference, stopped)
 
     everyone = list(range(len(options)))
     plain = [i for i in everyone if not played[i].searches]
     searched = [i for i in everyone if played[i].searches]
-    heuristic_ids = np.full(rules.players, POLICY_IDS["heuristic"], dtype=np.int64)
+    heuristic_ids = policy_ids("heuristic", rules.players)
     reference = None
     if any(played[i].controlled for i in everyone):
         # The control run: every option by the heuristic on deals of its own, to measure the means that
         # the searched options' control variates (the heuristic's play of the searched deals) are set against.
-        reference = run(everyone, played[searched[0]].control_run(), searched, heuristic=True).moments
+        reference = run(everyone, played[searched[0]].control_run(), searched, heuristic=True)
     counted = 0 if reference is None else reference.n
     if len(set(played)) == 1 or not plain:
         runs = [run(everyone, played[0].counting_after(counted), everyone, reference)]
@@ -239,82 +228,29 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
         # again on the first deals (the same ones) until the searched options reach theirs, so that a
         # searched option is compared with any other on the same deals.
         plain_run = run(plain, played[plain[0]].counting_after(counted), plain)
-        runs = [plain_run, run(everyone, played[searched[0]].counting_after(counted + plain_run.moments.n), searched,
+        runs = [plain_run, run(everyone, played[searched[0]].counting_after(counted + plain_run.n), searched,
                                reference)]
 
-    def source(i: int) -> OptionRun:
+    def source(i: int) -> Trials:
         """The run that values option ``i``: the first that plays it (the heuristic's, under the mixed model)."""
-        return next(r for r in runs if i in r.indices)
+        return next(r for r in runs if i in r.ids)
 
     def difference(i: int, j: int) -> Mean:
         """Option ``i``'s score minus option ``j``'s, on deals that both were played on (0 for itself)."""
         r = source(i)
         if i == j:
-            return Mean(0.0, 0.0, r.moments.n)
-        if j not in r.indices:
+            return Mean(0.0, 0.0, r.n)
+        if j not in r.ids:
             r = runs[-1]                   # the run that plays every option
-        return r.score({i: 1.0, j: -1.0})
+        return r.difference(i, j, "score")
 
-    scores = [source(i).score({i: 1.0}) for i in everyone]
-    successes = [source(i).success(i) for i in everyone]
+    scores = [source(i).combination({i: 1.0}, "score") for i in everyone]
+    successes = [source(i).share(i, "won") for i in everyone]
     ranked = sorted(everyone, key=lambda j: -scores[j].mean)
     result = [BidOption(o, scores[i], successes[i], difference(i, ranked[0])) for i, o in enumerate(options)]
-    first = runs[0].moments
+    first = runs[0]
     margin = difference(ranked[0], ranked[1]) if len(options) > 1 else Mean(0.0, 0.0, first.n)
-    searched_deals = max(r.moments.n if any(played[i].searches for i in r.indices) else 0 for r in runs)
-    return BidAdvice(rules.players, seat, hand, tuple(bids), result, margin, first.effective_n(WEIGHT), first.n,
+    searched_deals = max(r.n if any(played[i].searches for i in r.ids) else 0 for r in runs)
+    return BidAdvice(rules.players, seat, hand, tuple(bids), result, margin, first.effective_n(), first.n,
                      float(noise) if weighted else 0.0, settings.play_model(rules.players, sight), searched_deals,
                      counted)
-
-
-@dataclass(frozen=True)
-class OptionRun:
-    """A run of bid options on the same deals (``indices``, option indices, in column order), with the
-    heuristic's play of those deals for the options of ``controls`` in the columns after theirs and the
-    control run's moments ``reference`` (every option by the heuristic, in the options' order, on deals
-    of its own): a figure of a controlled option takes that play as its control variate
-    (``analyzer.stats.Moments.controlled``).  The options of ``stopped`` were played only on the run's
-    first deals, which their figures are measured on."""
-    indices: list[int]
-    moments: Moments
-    controls: list[int] = ()
-    reference: Moments | None = None
-    stopped: Stopped = field(default_factory=Stopped)
-
-    def score(self, combination: dict[int, float]) -> Mean:
-        """The combination of the options' scores ({option: coefficient}, e.g. one minus another)."""
-        own = {column(self.indices.index(i), SCORE): c for i, c in combination.items()}
-        moments = self.stopped.moments(combination, self.moments)
-        if not self._controlled(combination):
-            return moments.ratio(own, WEIGHT)
-        return moments.controlled(own, *self._controls(combination, SCORE), WEIGHT)
-
-    def success(self, i: int) -> WeightedProportion:
-        """Option ``i``'s probability of success."""
-        own = column(self.indices.index(i), WON)
-        moments = self.stopped.moments([i], self.moments)
-        if not self._controlled({i: 1.0}):
-            return moments.weighted_proportion(own, WEIGHT)
-        return moments.controlled_proportion(own, *self._controls({i: 1.0}, WON), WEIGHT)
-
-    def _controlled(self, combination: dict[int, float]) -> bool:
-        return self.reference is not None and any(i in self.controls for i in combination)
-
-    def _controls(self, combination: dict[int, float], feature: int) -> tuple[list[dict[int, float]], ControlMeans]:
-        """The control variates of a combination of the options' ``feature``: the same combination of each
-        of their ``feature`` and CONTROLS by the heuristic (``_control``), and their means by the control run."""
-        features = control_features(feature, CONTROLS)
-        return ([self._control(combination, f) for f in features],
-                self.reference.control_means([{column(i, f): c for i, c in combination.items()} for f in features],
-                                             WEIGHT))
-
-    def _control(self, combination: dict[int, float], feature: int) -> dict[int, float]:
-        """The control of a combination: each controlled option's heuristic columns, the others' own (a
-        heuristic option's play is its heuristic play)."""
-        return {column(len(self.indices) + self.controls.index(i) if i in self.controls else self.indices.index(i),
-                       feature): c for i, c in combination.items()}
-
-
-def column(k: int, feature: int) -> int:
-    """The column of the ``k``-th option's ``feature`` (SCORE, WON) in a run's moments."""
-    return 1 + PER_OPTION * k + feature

@@ -7,7 +7,8 @@ chosen policy.  Each alternative gets the taker's expected score, the probabilit
 a chelem, and its difference with the best alternative on the same deals, all with their
 uncertainty.  Runs go until every reported probability's 95% half-width is at most the precision
 asked (or a fixed number of deals); a searched run of the mixed model takes the heuristic's play of its
-deals as control variate, as ``odds`` and ``bid`` do.
+deals as control variate, as ``odds`` and ``bid`` do: the alternatives are one set of trials of the
+simulation core (``analyzer.simulation.trials``).
 """
 
 from __future__ import annotations
@@ -17,14 +18,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyzer import cards as C
-from analyzer.advice.odds import (CHELEM, FEATURES, MADE, SCORE, chelem_in_sight, contract_features, control_features,
-                                  simulate_contract)
+from analyzer.advice.odds import chelem_in_sight
 from analyzer.errors import TarotError
-from analyzer.game import legal_calls
+from analyzer.game import legal_calls, lowest_poignee
 from analyzer.hand import Hand
-from analyzer.rules import Contract, Rules
-from analyzer.runs import Settings, run_in_chunks
-from analyzer.stats import ControlMeans, Mean, Moments, Proportion, WeightedProportion
+from analyzer.rules import Contract, PoigneeLevel, Rules
+from analyzer.runs import Settings
+from analyzer.simulation.bridge import simulate_contract
+from analyzer.simulation.features import CONTRACT, contract_features
+from analyzer.simulation.trials import Trials, run_trials
+from analyzer.stats import Mean, Proportion, WeightedProportion
 from kernels import playout as K
 
 POIGNEE_NAMES = ("simple", "double", "triple")
@@ -82,71 +85,37 @@ def compare(question: str, hand: Hand, rules: Rules, contract: Contract, options
     labels = list(options)
     k = len(labels)
     settings = compared_model(settings, hand, seat, rules, contract, options)
+    search_driver = settings.searches
 
     def features_of(run: Settings, policy: str, offset: int, n: int) -> np.ndarray:
         """The alternatives' features on deals ``offset … offset+n-1`` played by ``policy``."""
-        features = np.empty((n, FEATURES * k))
+        features = np.empty((n, len(CONTRACT) * k))
         for i, label in enumerate(labels):
             d = simulate_contract(hand, seat, contract, rules, policy, n, run.seed, offset, worlds=run.worlds,
-                                  choices=options[label], search_driver=settings.searches)
-            features[:, FEATURES * i:FEATURES * (i + 1)] = contract_features(d, seat)
+                                  choices=options[label], search_driver=search_driver)
+            features[:, len(CONTRACT) * i:len(CONTRACT) * (i + 1)] = contract_features(d, seat)
         return features
 
-    def widest(estimates: Estimates) -> float:
-        return max(estimates.share(i, f).half_width for i in range(k) for f in (MADE, CHELEM))
+    def simulator(run: Settings, controlled: bool):
+        """The rows of deals (offset, n) played by ``run``'s settings (and by the heuristic, ``controlled``)."""
+        def simulate(offset: int, n: int) -> np.ndarray:
+            own = features_of(run, run.policy, offset, n)
+            return np.hstack([own, features_of(run, "heuristic", offset, n)]) if controlled else own
+        return simulate
 
-    reference = None
-    if settings.controlled:
-        control = settings.control_run()
-        reference = run_in_chunks(lambda offset, n: features_of(control, "heuristic", offset, n), FEATURES * k,
-                                  control, lambda m: widest(Estimates(m, k)), warn=False)
-        settings = settings.counting_after(reference.n)
+    def widest(trials: Trials) -> float:
+        return max(trials.share(i, f).half_width for i in range(k) for f in ("made", "chelem"))
 
-    def simulate(offset: int, n: int) -> np.ndarray:
-        own = features_of(settings, settings.policy, offset, n)
-        return own if reference is None else np.hstack([own, features_of(settings, "heuristic", offset, n)])
-
-    moments = run_in_chunks(simulate, FEATURES * k * (1 if reference is None else 2), settings,
-                            lambda m: widest(Estimates(m, k, reference)))
-    estimates = Estimates(moments, k, reference)
-    best = max(range(k), key=lambda i: estimates.score({i: 1.0}).mean)
-    alternatives = [Alternative(label, estimates.score({i: 1.0}), estimates.share(i, MADE), estimates.share(i, CHELEM),
-                                estimates.score({i: 1.0, best: -1.0}) if i != best else Mean(0.0, 0.0, moments.n))
+    trials = run_trials(simulator, list(range(k)), CONTRACT, settings, widest)
+    best = max(range(k), key=lambda i: trials.combination({i: 1.0}, "score").mean)
+    alternatives = [Alternative(label, trials.combination({i: 1.0}, "score"), trials.share(i, "made"),
+                                trials.share(i, "chelem"),
+                                trials.difference(i, best, "score") if i != best else Mean(0.0, 0.0, trials.n))
                     for i, label in enumerate(labels)]
     alternatives.sort(key=lambda a: -a.score.mean)
-    return Comparison(question, hand, contract, rules.players, seat, moments.n, alternatives,
-                      settings.play_model(rules.players), settings.searched_deals(moments.n),
-                      0 if reference is None else reference.n)
-
-
-@dataclass(frozen=True)
-class Estimates:
-    """The figures of ``k`` alternatives from a run's moments (their features, then, with a control run's
-    moments ``reference``, the heuristic's features of the same deals as control variates)."""
-    moments: Moments
-    k: int
-    reference: Moments | None = None
-
-    def score(self, combination: dict[int, float]) -> Mean:
-        """A combination of the alternatives' scores ({alternative: coefficient}, e.g. one minus another)."""
-        own = {FEATURES * i + SCORE: c for i, c in combination.items()}
-        if self.reference is None:
-            return self.moments.linear(own)
-        return self.moments.controlled(own, *self._controls(combination, SCORE))
-
-    def share(self, i: int, feature: int) -> Proportion | WeightedProportion:
-        """Alternative ``i``'s probability of ``feature`` (MADE, CHELEM)."""
-        column = FEATURES * i + feature
-        if self.reference is None:
-            return self.moments.proportion(column)
-        return self.moments.controlled_proportion(column, *self._controls({i: 1.0}, feature))
-
-    def _controls(self, combination: dict[int, float], feature: int) -> tuple[list[dict[int, float]], ControlMeans]:
-        """The control variates of a combination of the alternatives' ``feature``: the same combination of
-        each of the heuristic's ``control_features`` of the same deals, and their means by the control run."""
-        features = control_features(feature)
-        return ([{FEATURES * (self.k + i) + g: c for i, c in combination.items()} for g in features],
-                self.reference.control_means([{FEATURES * i + g: c for i, c in combination.items()} for g in features]))
+    return Comparison(question, hand, contract, rules.players, seat, trials.n, alternatives,
+                      settings.play_model(rules.players), settings.searched_deals(trials.n),
+                      0 if trials.reference is None else trials.reference.n)
 
 
 def compared_model(settings: Settings, hand: Hand, seat: int, rules: Rules, contract: Contract,
@@ -185,6 +154,13 @@ def poignee_options(hand: Hand, rules: Rules) -> dict[str, np.ndarray]:
         if hand.trumps() >= need:
             options[f"{POIGNEE_NAMES[level]} ({need} trumps)"] = taker_choices(CH_POIGNEE=level)
     return options
+
+
+def poignees_shown(hand: Hand, rules: Rules) -> dict[str, int]:
+    """Each poignée the hand's trumps allow, by name: the trumps it shows (the lowest, the Excuse only as
+    the last stand-in), a mask."""
+    return {POIGNEE_NAMES[level]: lowest_poignee(hand.mask, PoigneeLevel(level), rules)
+            for level, need in enumerate(rules.poignee_thresholds) if hand.trumps() >= need}
 
 
 def chelem_options(rules: Rules) -> dict[str, np.ndarray]:

@@ -24,10 +24,13 @@ import numpy as np
 from analyzer import cards as C
 from analyzer.errors import TarotError
 from analyzer.game import check_discard, discard_options
+from analyzer.hand import Hand
+from analyzer.notation import format_cards
 from analyzer.rules import Contract, Rules
-from analyzer.runs import MIXED, PLAY_SEED_SALT, POLICY_IDS, Settings, clearly_behind, searching, threads
+from analyzer.runs import MIXED, PLAY_SEED_SALT, Settings, clearly_behind, searching, threads
 from analyzer.sampling import sample_deals
 from analyzer.simulate import rules_flags
+from analyzer.simulation.bridge import policy_ids
 from analyzer.stats import Mean
 from kernels.batch import discard_batch, discard_batch_no_search
 from kernels.discard import heuristic_discard
@@ -60,6 +63,53 @@ class DiscardChoice:
     vs_best: Mean              # difference with the best candidate on the same deals (of its stage)
     shown_trumps: int          # trumps that must be shown (discarded because forced)
     searched: bool = False     # played by the search (else its score is the heuristic's)
+
+
+@dataclass(frozen=True)
+class DiscardAdvice:
+    """The best discards of a hand after taking the chien (``discard_advice``), and what the rules leave."""
+    hand: Hand
+    chien: Hand
+    contract: Contract
+    choices: list[DiscardChoice]   # the searched first (when the mixed model searches), then the heuristic's
+    play_model: str                # the play behind the ranking, in words (``discard_model``)
+    deals: int                     # deals every candidate was played on by the screening play
+    searched: bool                 # the best few were played again by the search, which ranks them
+    kept: int                      # mask of the Kings and oudlers held, which may not go
+    forced: int                    # trumps that must go (and are shown): too few other cards may
+
+    @property
+    def searched_deals(self) -> int:
+        """The searched deals of the best searched discard (the most: the others may have stopped behind)."""
+        return max((c.score.n for c in self.choices if c.searched), default=0)
+
+    def rule(self) -> str:
+        """What may not go and which trumps must, in words."""
+        return (f"may not go: {format_cards(self.kept) or 'none held'} (Kings and oudlers); "
+                + (f"{self.forced} trump(s) must go and are shown" if self.forced else "no trump may go"))
+
+    def rows(self) -> list[dict]:
+        return [{"discard": format_cards(c.discard), "expected_score": c.score.mean, "se": c.score.se,
+                 "n": c.score.n, "vs_best": c.vs_best.mean, "vs_best_se": c.vs_best.se,
+                 "shown_trumps": format_cards(c.shown_trumps), "searched": c.searched} for c in self.choices]
+
+    def as_dict(self) -> dict:
+        return {"hand": str(self.hand), "chien": str(self.chien), "contract": self.contract.token,
+                "play_model": self.play_model, "deals": self.deals, "searched_deals": self.searched_deals,
+                "rules": self.rule(), "discards": self.rows()}
+
+
+def discard_advice(hand: Hand, chien: Hand, contract: Contract, rules: Rules, *, seat: int = 0,
+                   settings: Settings = Settings(deals=DEALS), top: int = 5) -> DiscardAdvice:
+    """The ``top`` discards of ``hand`` after taking ``chien`` (``best_discards``), with the play behind
+    them and what the rules leave (the Kings and oudlers kept, the trumps that must go)."""
+    choices = best_discards(hand.mask, chien.mask, contract, rules, seat, settings, top)
+    both = hand.mask | chien.mask
+    free, _ = discard_options(both)
+    return DiscardAdvice(hand, chien, contract, choices, discard_model(settings, contract, rules.players),
+                         discard_play(settings, contract).deals, search_stage(settings, contract, rules.players)
+                         is not None, both & (C.mask_of(C.KINGS) | C.OUDLER_BITS),
+                         max(0, rules.chien_size - free.bit_count()))
 
 
 def heuristic(hand: int, size: int) -> int:
@@ -128,7 +178,7 @@ def discard_model(settings: Settings, contract: Contract, players: int) -> str:
 
 
 def best_discards(hand: int, chien: int, contract: Contract, rules: Rules, seat: int = 0,
-                  settings: Settings = Settings(deals=DEALS), top: int = 5,
+                  settings: Settings = Settings(deals=DEALS), top: int = 5, *,
                   include: int | None = None) -> list[DiscardChoice]:
     """The ``top`` discards by the taker's expected score (seat ``seat`` takes ``contract``), every
     candidate played on the same ``settings.deals`` deals (``DEALS`` when None); under the mixed model
@@ -217,7 +267,7 @@ def _scores(places: np.ndarray, discards: list[int], rules: Rules, seat: int, co
     ds = np.array([d & C.SUIT_BITS for d in discards], dtype=np.uint64)
     dt = np.array([d >> C.FIRST_TRUMP for d in discards], dtype=np.uint64)
     scores = np.zeros((places.shape[0], len(discards)), dtype=np.int64)
-    policies = np.full(rules.players, POLICY_IDS[settings.policy], dtype=np.int64)
+    policies = policy_ids(settings.policy, rules.players)
     with threads(settings.jobs):
         batch = discard_batch if searching(policies) else discard_batch_no_search
         batch(places, rules.players, seat, int(contract), ds, dt, policies, settings.worlds,

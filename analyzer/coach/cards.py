@@ -11,8 +11,9 @@ from analyzer.coach.equivalence import card_classes
 from analyzer.coach.verdicts import Decision, Option
 from analyzer.errors import TarotError
 from analyzer.game import Game, Phase
-from analyzer.runs import POLICY_IDS, Settings, threads
+from analyzer.runs import Settings, threads
 from analyzer.simulate import state_from_game
+from analyzer.simulation.bridge import policy_ids
 from analyzer.solve import solve
 from analyzer.stats import Mean, Proportion
 from kernels.evaluate import layout_values, world_values
@@ -30,7 +31,7 @@ def cards_out(game: Game, seat: int) -> int:
 
 def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True) -> Decision:
     """The decision of the seat to play in ``game`` (in play, every hand known to the engine) to play
-    ``card``: its alternatives valued on ``settings.deals`` worlds (``WORLDS`` when None) from what the
+    ``card``: its alternatives valued on ``settings.worlds_per_card`` worlds (``WORLDS`` when None) from what the
     seat knew, finished by ``settings.policy`` (the deal's contract's, under the mixed model); with
     ``hindsight``, also on the real layout."""
     if game.phase is not Phase.PLAY or game.taker is None:
@@ -47,8 +48,8 @@ def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True
     candidates = [card if card in cls else cls[0] for cls in classes]
     settings = settings.for_contract(game.contract, game.rules.players)
     hs, ht, st = state_from_game(game)
-    policies = np.full(game.rules.players, POLICY_IDS[settings.policy], dtype=np.int64)
-    worlds = settings.deals or WORLDS
+    policies = policy_ids(settings.policy, game.rules.players)
+    worlds = settings.worlds_per_card or WORLDS
     scores = np.zeros((worlds, len(candidates)), dtype=np.int64)
     made = np.zeros((worlds, len(candidates)), dtype=np.int64)
     picks = np.array(candidates, dtype=np.int64)

@@ -103,4 +103,4 @@ def analyze_record(record, seats: Iterable[int] | None, settings: Settings, inde
             out.append(judge_before_play(game, d, own))
         if progress:
             progress(k + 1, len(todo))
-    return DealReport(index, record.players, out, settings.policy, settings.deals or WORLDS)
+    return DealReport(index, record.players, out, settings.policy, settings.worlds_per_card or WORLDS)

@@ -16,23 +16,18 @@ from analyzer.baselines import method_id
 from analyzer.errors import SizeLimitError
 from analyzer.rules import Rules
 from analyzer.runs import CHUNK, PIMC_CHUNK, PIMC_ROLLOUTS, PIMC_WORLDS, threads
-from analyzer.runs import POLICY_IDS as PLAY_POLICY_IDS
 from analyzer.simulate import rules_flags
+from analyzer.simulation.policies import MATCH_POLICY_IDS, POLICIES
 from analyzer.stats import Mean
 from kernels import match as K
-from kernels.pimc import PIMC_CONSTRAINED, PIMC_FIXED, PIMC_PLAYS, PIMC_SOLVER, PIMC_WEIGHTED
 
 # Each deal keeps MATCH_SIZE int64 results (32 bytes) plus a float per played deal: 10^8 deals take
 # about 4 GB, which a 24 GiB machine holds with room to spare (and about an hour of heuristic play).
 MAX_DEALS = 100_000_000
 
-# The playing policies (pimc-prior among them: pimc-uniform with the heuristic's card as a prior), and for
-# matches the search with one of its other components over pimc-uniform, to measure each one's part: the
-# endgame solver, the petit sec constraint, the auction weights, the weights from the cards played; and
-# pimc without racing (every world searched for every card).
-POLICY_IDS = PLAY_POLICY_IDS | {"pimc-solver": PIMC_SOLVER, "pimc-constrained": PIMC_CONSTRAINED,
-                                "pimc-weighted": PIMC_WEIGHTED, "pimc-plays": PIMC_PLAYS,
-                                "pimc-fixed": PIMC_FIXED}
+# The playing policies, and the search with one of its components over pimc-uniform, to measure each
+# one's part (``analyzer.simulation.policies``, whose view this is).
+POLICY_IDS = MATCH_POLICY_IDS
 
 
 @dataclass(frozen=True)
@@ -70,7 +65,7 @@ def run_match(policy_a: str, policy_b: str, deals: int, players: int = 4, seed: 
     if not 1 <= deals <= MAX_DEALS:
         raise SizeLimitError(f"--deals {deals}: expected 1 to {MAX_DEALS:,} deals")
     method = method_id(bidding)
-    chunk = PIMC_CHUNK if any(p.startswith("pimc") for p in (policy_a, policy_b)) else CHUNK
+    chunk = PIMC_CHUNK if any(POLICIES[p].searches for p in (policy_a, policy_b)) else CHUNK
     diffs = []
     skipped = 0
     with threads(jobs):
