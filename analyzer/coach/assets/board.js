@@ -108,9 +108,11 @@
     }
     var done = step === 0 ? null : (inTrick === p ? t.tricks[trickNo] : (trickNo > 0 ? t.tricks[trickNo - 1] : null));
     if (t.taker) {
+      var tw = { taker: 0, defence: 0 }, last = done ? t.tricks.indexOf(done) : -1;
+      for (var w = 0; w <= last; w++) tw[sideOf(t.tricks[w].winner)] += 1;
       var pts = done ? done.points : { taker: 0, defence: 0 }, ou = done ? done.oudlers : { taker: 0, defence: 0 };
-      center += '<div class="score" id="score">taker\u2019s side ' + fmt(pts.taker, 1) + " pts, " + ou.taker + " oudler" + (ou.taker === 1 ? "" : "s") +
-        " \u00b7 defence " + fmt(pts.defence, 1) + " pts, " + ou.defence + "</div>";
+      center += '<div class="score" id="score">tricks won: taker\u2019s side ' + tw.taker + ", defence " + tw.defence + "<br>taker\u2019s side " + fmt(pts.taker, 1) + " pts, " + ou.taker + " oudler" + (ou.taker === 1 ? "" : "s") +
+        " \u00b7 defence " + fmt(pts.defence, 1) + " pts, " + ou.defence + " oudler" + (ou.defence === 1 ? "" : "s") + "</div>";
     }
     center += '<div class="small">' + chienHtml(view) + "</div>";
     html += '<div class="center">' + center + "</div>";
@@ -140,12 +142,17 @@
   function alternativesTable(x, i) {
     var cls = (deal().classes || {})[String(i)] || {};
     var rows = x.alternatives.map(function (a) {
-      var label = x.phase === "card" ? (cls[a.choice] || [a.choice]).map(function (c) { return cardHtml(c, a.choice === x.best ? "best" : ""); }).join("") : esc(a.choice);
+      var label = x.phase === "card" ? (cls[a.choice] || [a.choice]).map(function (c) { return cardHtml(c, a.choice === x.best ? "best" : ""); }).join("") : choiceHtml(x.phase, a.choice);
       return '<tr class="' + (a.choice === x.played ? "made-row" : "") + '"><td>' + label + (a.choice === x.played ? ' <span class="small">played</span>' : "") +
         '</td><td class="num">' + fmt(a.expected_score, 1) + '</td><td class="num">\u00b1' + fmt(a.se, 1) + '</td><td class="num">' + pct(a.p_made) +
         '</td><td class="num">' + fmt(a.vs_best, 1) + "</td></tr>";
     }).join("");
     return '<table class="alts"><tr><th>choice</th><th class="num">value</th><th class="num">se</th><th class="num">made</th><th class="num">vs best</th></tr>' + rows + "</table>";
+  }
+
+  function choiceHtml(phase, text) {
+    if (phase === "discard" && /^[0-9A-Z ]+$/.test(text)) return text.split(" ").map(function (c) { return cardHtml(c); }).join("");
+    return esc(text);
   }
 
   function verdictHtml(x) {
@@ -176,7 +183,7 @@
       out += "<h2>Before the play</h2>" + auctionHtml();
       d.decisions.forEach(function (x, j) {
         if (x.phase === "card") return;
-        out += '<div class="item"><b>' + esc(seatName(x.seat)) + " \u00b7 " + x.phase + "</b>: " + esc(x.played) + "<br>" + verdictHtml(x) +
+        out += '<div class="item"><b>' + esc(seatName(x.seat)) + " \u00b7 " + x.phase + "</b>: " + choiceHtml(x.phase, x.played) + "<br>" + verdictHtml(x) +
           (x.judged ? alternativesTable(x, j) : "") + "</div>";
       });
       panel.className = "panel before-list";
