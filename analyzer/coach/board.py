@@ -54,6 +54,10 @@ def table_data(record, game: Game) -> dict:
         tricks.append({"leader": t.leader + 1, "seats": [s + 1 for s in t.seats], "cards": [C.TOKENS[c] for c in t.cards],
                        "winner": t.winner + 1, "points": {k: v / 2 for k, v in points.items()},
                        "oudlers": dict(oudlers)})
+    if game.current:                    # a trick the record stops in: its cards so far, no winner yet
+        tricks.append({"leader": game.current[0][0] + 1, "seats": [p + 1 for p, _ in game.current],
+                       "cards": [C.TOKENS[c] for _, c in game.current], "winner": None,
+                       "points": {k: v / 2 for k, v in points.items()}, "oudlers": dict(oudlers)})
     bids = [b.token if b is not None else "pass" for b in game.bids]
     # Each seat's cards at the start of the play: what it played and what it still holds (known seats).
     in_play = [None if rec.dealt[s] is None else
@@ -88,12 +92,15 @@ def table_data(record, game: Game) -> dict:
 
 def card_number(game: Game, trick: int, seat: int) -> int | None:
     """The 0-based number, in play order, of the card ``seat`` played to ``trick`` (1-based)."""
-    if not 1 <= trick <= len(game.tricks):
+    if trick == len(game.tricks) + 1:
+        seats = [p for p, _ in game.current]
+    elif 1 <= trick <= len(game.tricks):
+        seats = list(game.tricks[trick - 1].seats)
+    else:
         return None
-    t = game.tricks[trick - 1]
-    if seat not in t.seats:
+    if seat not in seats:
         return None
-    return (trick - 1) * game.rules.players + t.seats.index(seat)
+    return (trick - 1) * game.rules.players + seats.index(seat)
 
 
 def knowledge_curve(decisions, game: Game) -> dict[str, list]:
@@ -186,7 +193,7 @@ def board_extras(original, record, report_decisions, positions: dict, settings: 
     ``report_decisions`` to the game it was made in."""
     complete = original.replay.complete
     game = record.game
-    out = {"table": table_data(original, game), "curve": {"cards": sum(len(t.cards) for t in game.tricks),
+    out = {"table": table_data(original, game), "curve": {"cards": sum(len(t.cards) for t in game.tricks) + len(game.current),
                                                          "knowledge": knowledge_curve(report_decisions, game),
                                                          "hindsight": None},
            "lines": []}
@@ -198,7 +205,7 @@ def board_extras(original, record, report_decisions, positions: dict, settings: 
     seed = (settings.seed * 0x9E3779B97F4A7C15 + LINE_SEED) % 2**63
     first_card = next((d.index for d in record.decisions() if d.phase == "card"), None)
     if first_card is not None:
-        cards = [c for t in game.tricks for c in t.cards]
+        cards = [c for t in game.tricks for c in t.cards] + [c for _, c in game.current]
         out["curve"]["hindsight"] = hindsight_curve(record.position(first_card), cards, settings, seed)
     for i, d in enumerate(report_decisions):
         if d.phase != "card" or not d.verdict or i not in positions:
@@ -207,12 +214,16 @@ def board_extras(original, record, report_decisions, positions: dict, settings: 
         line = line_for(before, C.TOKENS.index(d.best.choice), settings, seed + 1000 + i)
         actual = [{"leader": t.leader + 1, "seats": [s + 1 for s in t.seats], "cards": [C.TOKENS[c] for c in t.cards],
                    "winner": t.winner + 1} for t in game.tricks[len(before.tricks):]]
-        r = game.result()
+        if game.current:
+            actual.append({"leader": game.current[0][0] + 1, "seats": [p + 1 for p, _ in game.current],
+                           "cards": [C.TOKENS[c] for _, c in game.current], "winner": None})
+        over = game.phase is Phase.DONE             # a record may stop before the end: no actual score then
+        r = game.result() if over else None
         out["lines"].append({"decision": i, "seat": d.seat + 1, "trick": d.trick, "played": d.played,
                              "card": d.best.choice, "line": line,
-                             "actual": {"tricks": actual, "scores": list(r.seat_scores),
-                                        "taker_points": None if r.taker_half_points is None else r.taker_half_points / 2,
-                                        "made": _made(game)}})
+                             "actual": {"tricks": actual, "scores": list(r.seat_scores) if over else None,
+                                        "taker_points": None if not over or r.taker_half_points is None else
+                                        r.taker_half_points / 2, "made": _made(game) if over else None}})
     return out
 
 
