@@ -72,10 +72,10 @@ def press(browser, *keys):
         body.send_keys(k)
 
 
-def step_hash(step, players=4):
+def step_hash(step, players=4, deal=1):
     if step == 0:
-        return "#d1-t0-c0"
-    return f"#d1-t{(step - 1) // players + 1}-c{(step - 1) % players + 1}"
+        return f"#d{deal}-t0-c0"
+    return f"#d{deal}-t{(step - 1) // players + 1}-c{(step - 1) % players + 1}"
 
 
 def flagged_steps(deal):
@@ -199,3 +199,50 @@ def test_no_script_error(browser, built):
     press(browser, Keys.END, Keys.HOME, "n", "n", "n")
     logs = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert not logs, logs
+
+
+@pytest.mark.parametrize("name", ["three-players.txt", "five-players.txt", "four-players-midplay.txt",
+                                  "one-seat.txt", "partial.txt"])
+def test_every_shipped_record_steps_through_without_a_script_error(browser, tmp_path, name):
+    out = tmp_path / "board.html"
+    result = CliRunner().invoke(main, ["analyze", str(DATA / name), "--deals", "10", "--seed", "1", "--quiet",
+                                       "--format", "html", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(re.search(r'id="analysis">(.*?)</script>', out.read_text(encoding="utf-8"), re.S).group(1))
+    browser.get_log("browser")
+    for index, deal in enumerate(data["deals"]):
+        open_at(browser, out, f"#d{index + 1}-t0-c0")
+        cards = sum(len(t["cards"]) for t in deal["table"]["tricks"])
+        for _ in range(cards + 1):
+            press(browser, Keys.ARROW_RIGHT)
+        assert browser.find_element(By.ID, "where").text.endswith(f"{cards}/{cards}" if cards else "start")
+        for line in deal["lines"]:
+            players = deal["players"]
+            open_at(browser, out, step_hash(deal["steps"][line["decision"]], players, index + 1))
+            browser.find_element(By.ID, "show-how").click()
+            assert browser.find_element(By.ID, "line-score").text.startswith("taker")
+        for seat, hand in enumerate(deal["table"]["hands"], start=1):
+            if hand is not None:
+                Select(browser.find_element(By.ID, "view")).select_by_value(str(seat))
+    logs = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert not logs, logs
+
+
+def test_a_seat_view_does_not_tell_the_partner_before_the_called_card(browser, tmp_path):
+    out = tmp_path / "five.html"
+    result = CliRunner().invoke(main, ["analyze", str(DATA / "five-players.txt"), "--seat", "1", "--deals", "10",
+                                       "--quiet", "--format", "html", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(re.search(r'id="analysis">(.*?)</script>', out.read_text(encoding="utf-8"), re.S).group(1))
+    table = data["deals"][0]["table"]
+    partner, called = table["partner"], table["called"]
+    cards = [(s, c) for t in table["tricks"] for s, c in zip(t["seats"], t["cards"])]
+    revealed = next(k for k, (_, c) in enumerate(cards) if c == called) + 1
+    viewer = next(s for s in range(1, 6) if s not in (table["taker"], partner))
+    badge = f'.seat[data-seat="{partner}"] .badge.partner'
+    open_at(browser, out, step_hash(revealed - 1, 5) + f"-s{viewer}")
+    assert not browser.find_elements(By.CSS_SELECTOR, badge)
+    press(browser, Keys.ARROW_RIGHT)
+    assert browser.find_elements(By.CSS_SELECTOR, badge)
+    open_at(browser, out, step_hash(max(revealed - 1, 0), 5))                 # all hands: always marked
+    assert browser.find_elements(By.CSS_SELECTOR, badge)

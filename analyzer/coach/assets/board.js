@@ -77,10 +77,13 @@
     var toPlay = null;
     if (step < nSteps()) toPlay = cards()[step][0];
     var dIdx = decisionAt(step);
+    // Who the called partner is: known to all once the called card is played, to the partner always.
+    var sidesKnown = view === null || !t.partner || view === t.partner || !!gone[t.called];
     for (var k = 0; k < p; k++) {
       var s = (bottom - 1 + k) % p + 1, hand = t.hands_in_play[s - 1];
       var badges = "";
       if (s === t.taker) badges += '<span class="badge">taker \u00b7 ' + esc(t.contract) + "</span>";
+      else if (!sidesKnown) badges += "";
       else if (s === t.partner) badges += '<span class="badge partner">partner</span>';
       else if (t.taker) badges += '<span class="badge def">defence</span>';
       var handHtml;
@@ -104,10 +107,11 @@
         center += '<div class="played' + (won ? " won" : "") + '">' + cardHtml(trick.cards[i], v) + "<span>" + trick.seats[i] + "</span></div>";
       }
       center += "</div>";
-      if (inTrick === p) center += '<div class="small">won by seat ' + trick.winner + "</div>";
+      if (inTrick === p && trick.winner) center += '<div class="small">won by seat ' + trick.winner + "</div>";
     }
     var done = step === 0 ? null : (inTrick === p ? t.tricks[trickNo] : (trickNo > 0 ? t.tricks[trickNo - 1] : null));
-    if (t.taker) {
+    if (t.taker && !sidesKnown) center += '<div class="score" id="score">the partner is not known yet</div>';
+    else if (t.taker) {
       var tw = { taker: 0, defence: 0 }, last = done ? t.tricks.indexOf(done) : -1;
       for (var w = 0; w <= last; w++) tw[sideOf(t.tricks[w].winner)] += 1;
       var pts = done ? done.points : { taker: 0, defence: 0 }, ou = done ? done.oudlers : { taker: 0, defence: 0 };
@@ -227,8 +231,8 @@
     }
     var ts = t.taker - 1;
     out += '<span></span><span class="final line-score" id="line-score">taker ' + signed(alt.scores[ts]) + " (" + fmt(alt.taker_points, 1) + " pts, " + (alt.made ? "made" : "down") + ")</span>" +
-      '<span class="final actual-score" id="actual-score">taker ' + signed(act.scores[ts]) + " (" + fmt(act.taker_points, 1) + " pts, " + (act.made ? "made" : "down") + ")</span></div>";
-    out += '<p class="small">Scores of seat ' + line.seat + ": " + signed(alt.scores[line.seat - 1]) + " with the line, " + signed(act.scores[line.seat - 1]) + " as played.</p>";
+      '<span class="final actual-score" id="actual-score">' + (act.scores ? "taker " + signed(act.scores[ts]) + " (" + fmt(act.taker_points, 1) + " pts, " + (act.made ? "made" : "down") + ")" : "the record stops here") + "</span></div>";
+    out += '<p class="small">Score of seat ' + line.seat + ": " + signed(alt.scores[line.seat - 1]) + " with the line" + (act.scores ? ", " + signed(act.scores[line.seat - 1]) + " as played" : "") + ".</p>";
     body.innerHTML = out;
   }
 
@@ -251,7 +255,7 @@
     var d = deal(), c = d.curve, which = state.curve;
     if (which === "auto") which = state.view === "all" ? "all" : state.view;
     if (which === "all") {
-      if (!c.hindsight) return { name: "every hand known: not computed (hands missing)", pts: [] };
+      if (!c.hindsight) return { name: "every hand known: not computed for this deal (a hand unknown, or no card played)", pts: [], none: true };
       return { name: "every hand known", pts: c.hindsight.map(function (p, k) { return p === null ? null : [k + 1, p]; }), step: true };
     }
     var pts = (c.knowledge[which] || []).map(function (q) { return [q[0] + 1, q[1]]; });
@@ -296,7 +300,7 @@
     out += '<rect id="curve-hit" x="' + L + '" y="0" width="' + (W - L - R) + '" height="' + H + '" fill="transparent"/>';
     var svg = $("curve");
     svg.innerHTML = out;
-    $("curve-name").textContent = "Contract\u2019s chance, " + s.name + (s.pts.length ? "" : " (no value computed)");
+    $("curve-name").textContent = "Contract\u2019s chance, " + s.name + (s.pts.length || s.none ? "" : " (no value computed)");
   }
   var COLOURS = { blunder: "#c0392b", mistake: "#e67e22", inaccuracy: "#d4ac0d" };
 
