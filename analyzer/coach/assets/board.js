@@ -86,6 +86,9 @@
       else if (!sidesKnown) badges += "";
       else if (s === t.partner) badges += '<span class="badge partner">partner</span>';
       else if (t.taker) badges += '<span class="badge def">defence</span>';
+      t.poignees.forEach(function (pg) { if (pg.seat === s) badges += '<span class="badge def" title="' + esc(pg.cards.join(" ")) + '">poign\u00e9e ' + pg.cards.length + "</span>"; });
+      t.miseres.forEach(function (m) { if (m.seat === s) badges += '<span class="badge def">mis\u00e8re</span>'; });
+      if (t.chelem && s === t.taker) badges += '<span class="badge def">chelem announced</span>';
       var handHtml;
       var hidden = view !== null && s !== view;
       if (hand === null) handHtml = '<span class="small">hand not recorded</span>';
@@ -380,11 +383,11 @@
   $("last").onclick = function () { go(nSteps()); };
   $("prev-flag").onclick = function () { nextFlag(-1); };
   $("next-flag").onclick = function () { nextFlag(1); };
-  $("view").onchange = function () { state.view = this.value; render(); };
-  $("curve-view").onchange = function () { state.curve = this.value; renderCurve(); };
+  $("view").onchange = function () { state.view = this.value; this.blur(); render(); };
+  $("curve-view").onchange = function () { state.curve = this.value; this.blur(); renderCurve(); };
   $("curve").addEventListener("click", curveClick);
   var dealSel = $("deal");
-  dealSel.onchange = function () { state.deal = parseInt(this.value, 10); state.step = 0; state.view = "all"; setupDeal(); render(); };
+  dealSel.onchange = function () { state.deal = parseInt(this.value, 10); state.step = 0; state.view = "all"; this.blur(); setupDeal(); render(); };
   window.addEventListener("hashchange", function () { if (readHash()) { dealSel.value = state.deal; setupDeal(); render(); } });
   readHash();
   dealSel.value = state.deal;
