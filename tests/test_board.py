@@ -127,3 +127,16 @@ def test_same_input_and_seed_same_bytes(page, tmp_path):
     again = tmp_path / "again.html"
     run(str(DATA / "four-players.txt"), *FAST, "--format", "html", "--out", str(again))
     assert again.read_bytes() == page.read_bytes()
+
+
+def test_a_partner_only_a_stand_in_layout_would_name_stays_unknown(tmp_path):
+    record = tmp_path / "five.txt"
+    record.write_text('[Players "5"]\n[Hand1 "JS 9S 4S QH CH 10H 7H 4H 3H 10D 8D 7D 10C 5C 4C"]\n[Chien "7 4 7C"]\n'
+                      '[Auction "pass prise pass pass pass"]\n[Call "KC"]\n[Play]\n1: 3H 1 5 2H 1H\n3: 2S 2 CS 4S 1S\n',
+                      encoding="utf-8")
+    result = run(str(record), "--deals", "10", "--seed", "1", "--quiet", "--format", "json")
+    assert result.exit_code == 0, result.output
+    table = json.loads(result.output)["deals"][0]["table"]
+    assert table["called"] == "KC" and table["partner"] is None and not table["partner_known"]
+    assert all(t["points"] is None and t["oudlers"] is None for t in table["tricks"])   # no side count invented
+    assert table["hands"][1:] == [None] * 4

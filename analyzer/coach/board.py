@@ -38,12 +38,28 @@ def _side(game: Game, seat: int) -> str:
     return "taker" if seat in (game.taker, game.partner) else "defence"
 
 
+def known_partner(record, game: Game) -> int | None:
+    """The called partner as the record tells it (None when nobody is called or it is not known): on
+    a stand-in layout, only a known hand holding the called card or that card played tell it."""
+    if game.called_card is None or record.replay.complete:
+        return game.partner
+    for t in game.tricks:
+        if game.called_card in t.cards:
+            return t.seat_of(game.called_card)
+    for seat, card in game.current:
+        if card == game.called_card:
+            return seat
+    return next((s for s, h in enumerate(record.dealt) if h is not None and h >> game.called_card & 1), None)
+
+
 def table_data(record, game: Game) -> dict:
     """The table as dealt and the play, trick by trick: the hands the record gives (None where unknown),
     the chien and the discard where known, the auction, the call, the declarations; each trick's
     leader, cards, seats and winner, with the running card points and oudlers of each side."""
     rec = record
-    taker, partner = game.taker, game.partner
+    taker, partner = game.taker, known_partner(record, game)
+    # The sides' running count needs the sides: not given while a stand-in layout alone names the partner.
+    counted = game.called_card is None or partner is not None
     tricks, points, oudlers = [], {"taker": 0, "defence": 0}, {"taker": 0, "defence": 0}
     for t in game.tricks:
         won = _side(game, t.winner)
@@ -52,12 +68,13 @@ def table_data(record, game: Game) -> dict:
             points[side] += C.HALF_POINTS[card]
             oudlers[side] += C.is_oudler(card)
         tricks.append({"leader": t.leader + 1, "seats": [s + 1 for s in t.seats], "cards": [C.TOKENS[c] for c in t.cards],
-                       "winner": t.winner + 1, "points": {k: v / 2 for k, v in points.items()},
-                       "oudlers": dict(oudlers)})
+                       "winner": t.winner + 1, "points": {k: v / 2 for k, v in points.items()} if counted else None,
+                       "oudlers": dict(oudlers) if counted else None})
     if game.current:                    # a trick the record stops in: its cards so far, no winner yet
         tricks.append({"leader": game.current[0][0] + 1, "seats": [p + 1 for p, _ in game.current],
                        "cards": [C.TOKENS[c] for _, c in game.current], "winner": None,
-                       "points": {k: v / 2 for k, v in points.items()}, "oudlers": dict(oudlers)})
+                       "points": {k: v / 2 for k, v in points.items()} if counted else None,
+                       "oudlers": dict(oudlers) if counted else None})
     bids = [b.token if b is not None else "pass" for b in game.bids]
     # Each seat's cards at the start of the play: what it played and what it still holds (known seats).
     in_play = [None if rec.dealt[s] is None else
@@ -80,6 +97,7 @@ def table_data(record, game: Game) -> dict:
         "auction": bids,
         "taker": None if taker is None else taker + 1,
         "partner": None if partner is None or partner == taker else partner + 1,
+        "partner_known": counted,
         "contract": None if game.contract is None else game.contract.token,
         "called": None if game.called_card is None else C.TOKENS[game.called_card],
         "chelem": game.chelem_announced,

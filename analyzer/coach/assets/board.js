@@ -78,7 +78,8 @@
     if (step < nSteps()) toPlay = cards()[step][0];
     var dIdx = decisionAt(step);
     // Who the called partner is: known to all once the called card is played, to the partner always.
-    var sidesKnown = view === null || !t.partner || view === t.partner || !!gone[t.called];
+    var sidesKnown = t.partner_known && (view === null || !t.called || view === t.partner ||
+      (view === t.taker && !t.partner) || !!gone[t.called]);
     for (var k = 0; k < p; k++) {
       var s = (bottom - 1 + k) % p + 1, hand = t.hands_in_play[s - 1];
       var badges = "";
@@ -113,7 +114,7 @@
       if (inTrick === p && trick.winner) center += '<div class="small">won by seat ' + trick.winner + "</div>";
     }
     var done = step === 0 ? null : (inTrick === p ? t.tricks[trickNo] : (trickNo > 0 ? t.tricks[trickNo - 1] : null));
-    if (t.taker && !sidesKnown) center += '<div class="score" id="score">the partner is not known yet</div>';
+    if (t.taker && (!sidesKnown || (done && !done.points))) center += '<div class="score" id="score">the partner is not known yet</div>';
     else if (t.taker) {
       var tw = { taker: 0, defence: 0 }, last = done ? t.tricks.indexOf(done) : -1;
       for (var w = 0; w <= last; w++) tw[sideOf(t.tricks[w].winner)] += 1;
