@@ -199,6 +199,7 @@ def test_no_script_error(browser, built):
     press(browser, Keys.END, Keys.HOME, "n", "n", "n")
     logs = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert not logs, logs
+    assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0   # nothing fetched
 
 
 @pytest.mark.parametrize("name", ["three-players.txt", "five-players.txt", "four-players-midplay.txt",
