@@ -43,7 +43,8 @@ BODY = """<header><h1>tarot-analyzer &middot; replay board</h1>
 <p class="legend">Each point: the chance that the contract is made after that card, as the viewpoint judged it
 (a seat's knowledge: at its judged cards only, gaps elsewhere; every hand known: made or not, the rest
 played by the endgame solver within {exact} tricks of the end, else by the policy). Dashed marks:
-flagged decisions. Click to go to a card.</p>
+flagged decisions (<span class="verdict inaccuracy">inaccuracy</span> <span class="verdict mistake">mistake</span>
+<span class="verdict blunder">blunder</span>). Click to go to a card.</p>
 </section>
 <section class="panel luckbox"><h2>Luck and skill</h2><div id="luck" class="scroll"></div>
 <p class="legend">Expected: the seat's score as its hand promised at its bid (the best bid's value from what it
