@@ -103,6 +103,11 @@ def test_the_arrow_keys_step_card_by_card_and_trick_by_trick(browser, built):
     assert where(browser) == "#d1-t2-c4"
     press(browser, Keys.ARROW_UP, Keys.ARROW_UP)
     assert where(browser) == "#d1-t0-c0"
+    # the tricks' strip says who won each and moves the board to a trick's end
+    browser.find_element(By.CSS_SELECTOR, '#history button[data-step="12"]').click()
+    assert where(browser) == "#d1-t3-c4"
+    assert browser.find_element(By.CSS_SELECTOR, '#history button[data-step="4"]').text == "1 → 2"
+    press(browser, Keys.HOME)
     # the played cards leave the hands
     press(browser, Keys.ARROW_RIGHT)
     seat1 = browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="1"] .hand')

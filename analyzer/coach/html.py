@@ -34,6 +34,7 @@ BODY = """<header><h1>tarot-analyzer &middot; replay board</h1>
 <span class="where" id="where"></span>
 </div>
 <div class="felt" id="felt"></div>
+<div class="history" id="history" aria-label="tricks: who won each"></div>
 <p class="kbd">Keys: &larr; &rarr; card, &uarr; &darr; trick, n / p flagged decision. The address holds the step: copy it to share this moment.</p>
 </section>
 <section class="panel" id="decision"></section>

@@ -125,11 +125,26 @@
     center += '<div class="small">' + chienHtml(view) + "</div>";
     html += '<div class="center">' + center + "</div>";
     felt.innerHTML = html;
+    renderHistory(trickNo, step, sidesKnown);
     $("where").textContent = step === 0 ? "start" : "trick " + (trickNo + 1) + " \u00b7 card " + inTrick + " \u00b7 " + step + "/" + nSteps();
     var h = hashOf();
     if (location.hash !== h) history.replaceState(null, "", h);
     renderPanel(dIdx);
     renderCurve();
+  }
+
+  // One button per trick: who won it (the taker's side's tricks tinted once the sides are known).
+  function renderHistory(trickNo, step, sidesKnown) {
+    var t = deal().table, p = P(), out = "";
+    t.tricks.forEach(function (tr, k) {
+      var end = k * p + tr.cards.length, seen = step >= end;
+      var cls = (seen && tr.winner && sidesKnown && sideOf(tr.winner) === "taker" ? "taker" : "") + (step > 0 && k === trickNo ? " now" : "") + (seen ? "" : " later");
+      var label = (k + 1) + (seen && tr.winner ? " \u2192 " + tr.winner : "");
+      out += '<button type="button" class="' + cls + '" data-step="' + end + '" title="trick ' + (k + 1) + (seen ? ": " + tr.cards.join(" ") : "") + '">' + label + "</button>";
+    });
+    var h = $("history");
+    h.innerHTML = out ? '<span class="small">tricks (\u2192 winner):</span>' + out : "";
+    Array.prototype.forEach.call(h.querySelectorAll("button"), function (b) { b.onclick = function () { go(parseInt(b.getAttribute("data-step"), 10)); }; });
   }
 
   function chienHtml(view) {
