@@ -148,7 +148,9 @@ def _finish(game: Game, settings: Settings, seed: int) -> tuple[Game, str]:
     if _exact(game):
         for card in solve(game).line:
             game.play(card)
-        return game, "solver"
+        if game.phase is Phase.DONE:
+            return game, "solver"
+        raise TarotError("the endgame solver's line stops before the end of the deal")
     s = settings.for_contract(game.contract, game.rules.players)
     hs, ht, st = state_from_game(game)
     policies = np.full(game.rules.players, POLICY_IDS[s.policy], dtype=np.int64)
