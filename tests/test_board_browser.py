@@ -146,6 +146,14 @@ def test_the_seat_view_hides_the_other_hands(browser, built):
     assert shown[0].find_element(By.XPATH, "..").get_attribute("data-seat") == "2"
     assert all(not h.find_elements(By.CSS_SELECTOR, ".card:not(.back)") for h in hidden)
     assert where(browser) == "#d1-t3-c2-s2"
+    press(browser, Keys.HOME)                                       # the before-play decisions: its own only
+    panel = browser.find_element(By.ID, "decision")
+    assert panel.find_element(By.ID, "hidden-decision") and "discard" not in panel.text
+    open_at(browser, page, "#d1-t1-c3-s2")                          # seat 3's card: its hand stays hidden
+    panel = browser.find_element(By.ID, "decision")
+    assert panel.find_element(By.ID, "hidden-decision")
+    assert [c.get_attribute("data-card") for c in panel.find_elements(By.CLASS_NAME, "card")] == ["CH"]
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#felt .shown-hand")) == 1
     Select(browser.find_element(By.ID, "view")).select_by_value("all")
     assert len(browser.find_elements(By.CSS_SELECTOR, "#felt .shown-hand")) == 4
 

@@ -204,11 +204,14 @@
     var d = deal(), panel = $("decision"), out = "";
     if (state.step === 0) {
       out += "<h2>Before the play</h2>" + auctionHtml();
+      var others = 0;
       d.decisions.forEach(function (x, j) {
         if (x.phase === "card") return;
+        if (state.view !== "all" && x.seat !== parseInt(state.view, 10)) { others += 1; return; }
         out += '<div class="item"><b>' + esc(seatName(x.seat)) + " \u00b7 " + x.phase + "</b>: " + choiceHtml(x.phase, x.played) + "<br>" + verdictHtml(x) +
           (x.judged ? alternativesTable(x, j) : "") + "</div>";
       });
+      if (others) out += '<p class="small" id="hidden-decision">' + others + " decision" + (others === 1 ? "" : "s") + " of other seats hidden in seat " + state.view + "\u2019s view.</p>";
       panel.className = "panel before-list";
       panel.innerHTML = out;
       return;
@@ -220,6 +223,12 @@
       return;
     }
     var x = d.decisions[i];
+    if (state.view !== "all" && x.seat !== parseInt(state.view, 10)) {      // another seat's hand: not seen
+      panel.innerHTML = '<h2 id="decision-title">' + esc(seatName(x.seat)) + " played " + cardHtml(x.played) + "</h2>" +
+        '<p class="small" id="hidden-decision">Seat ' + x.seat + "\u2019s decision shows its hand: hidden in seat " + state.view +
+        "\u2019s view (choose all hands to see it).</p>";
+      return;
+    }
     out += '<h2 id="decision-title">' + esc(seatName(x.seat)) + " played " + cardHtml(x.played, x.verdict || "") + "</h2>";
     out += '<p id="verdict">' + verdictHtml(x) + "</p>";
     out += '<h3>Hand at the decision</h3><div class="hand">' + handAtDecision(x) + "</div>";
