@@ -215,6 +215,7 @@ def test_no_script_error(browser, built):
     assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0   # nothing fetched
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["three-players.txt", "five-players.txt", "four-players-midplay.txt",
                                   "one-seat.txt", "partial.txt"])
 def test_every_shipped_record_steps_through_without_a_script_error(browser, tmp_path, name):
