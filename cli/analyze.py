@@ -69,7 +69,7 @@ def analyze(file, seats, policy, worlds, deals, seed, jobs, quiet, fmt, out) -> 
                 raise click.BadParameter(f"seat {bad[0]} does not exist at {rec.players} players", param_hint="--seat")
         with Progress(f"deal {i + 1}/{len(records)}: decision", quiet) as bar:
             try:
-                reports.append(analyze_record(rec, wanted, settings, i, bar))
+                reports.append(analyze_record(rec, wanted, settings, i, bar, with_board=fmt in ("json", "html")))
             except RecordError as exc:
                 raise click.ClickException(str(exc)) from None
     text = _render(reports, records, fmt)

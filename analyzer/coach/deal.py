@@ -8,9 +8,11 @@ place in the record, so a report does not depend on which seats are analysed or 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
+from analyzer.coach.board import board_extras, luck_and_skill
 from analyzer.coach.cards import WORLDS, judge_card
 from analyzer.coach.decisions import judge_before_play
 from analyzer.coach.standin import stand_in
@@ -42,15 +44,25 @@ class DealReport:
     decisions: list[Decision]
     policy: str
     worlds: int
+    board: dict | None = field(default=None, compare=False)     # ``analyzer.coach.board.board_extras``
 
     def summary(self) -> dict[int, SeatSummary]:
         seats = sorted({d.seat for d in self.decisions})
         return {s: summarize_seat(s, [d for d in self.decisions if d.seat == s]) for s in seats}
 
     def as_dict(self) -> dict:
-        return {"index": self.index, "players": self.players, "policy": self.policy, "worlds": self.worlds,
-                "decisions": [d.as_dict() for d in self.decisions],
-                "summary": {str(s + 1): v.as_dict() for s, v in self.summary().items()}}
+        summary = self.summary()
+        out = {"index": self.index, "players": self.players, "policy": self.policy, "worlds": self.worlds,
+               "decisions": [d.as_dict() for d in self.decisions],
+               "summary": {str(s + 1): v.as_dict() for s, v in summary.items()}}
+        if self.board is not None:
+            out["table"] = self.board["table"]
+            out["curve"] = self.board["curve"]
+            out["lines"] = self.board["lines"]
+            out["steps"] = self.board["steps"]
+            out["classes"] = self.board["classes"]
+            out["luck"] = self.board["luck"]
+        return out
 
 
 def accuracy(decisions: Iterable[Decision]) -> float | None:
@@ -83,24 +95,35 @@ def decision_seed(seed: int, index: int) -> int:
 
 
 def analyze_record(record, seats: Iterable[int] | None, settings: Settings, index: int = 0,
-                   progress: Callable[[int, int], None] | None = None) -> DealReport:
+                   progress: Callable[[int, int], None] | None = None, with_board: bool = True) -> DealReport:
     """Judge the decisions of ``seats`` (0-based; None: every seat whose hand is known) in ``record``
     (an ``analyzer.records.Record``).  A record with unknown hands is judged on a stand-in layout
-    (``analyzer.coach.standin``) from its known seats, without hindsight."""
+    (``analyzer.coach.standin``) from its known seats, without hindsight.  ``with_board``: the replay
+    board's figures too (``analyzer.coach.board``: the table, the curves, the lines of the flagged
+    cards, luck and skill)."""
     wanted = set(record.known_seats if seats is None else seats)
+    original = record
     complete = record.replay.complete
     if not complete:
         for seat in sorted(wanted):
             record = stand_in(record, seat, settings.seed)
     todo = [d for d in record.decisions() if d.seat in wanted]
     out = []
+    positions = {}
     for k, d in enumerate(todo):
         game = record.position(d.index)
         own = settings.with_(seed=decision_seed(settings.seed, d.index))
         if d.phase == "card":
             out.append(judge_card(game, parse_card(d.action), own, hindsight=complete))
+            if out[-1].judged:
+                positions[len(out) - 1] = game
         else:
             out.append(judge_before_play(game, d, own))
         if progress:
             progress(k + 1, len(todo))
-    return DealReport(index, record.players, out, settings.policy, settings.worlds_per_card or WORLDS)
+    report = DealReport(index, record.players, out, settings.policy, settings.worlds_per_card or WORLDS)
+    if with_board:
+        board = board_extras(original, record, out, positions, settings)
+        board["luck"] = luck_and_skill(original, out, report.summary())
+        report = dataclasses.replace(report, board=board)
+    return report
