@@ -71,7 +71,7 @@ def _layout(record: Record, seat: int, seed: int, attempt: int) -> tuple[dict[in
         raise TarotError(f"what seat {seat + 1} saw leaves no possible layout of the other hands")
     place = np.empty(C.N_CARDS, dtype=np.int64)
     sample_world(allowed, fixed, constrained, last, strides, left, counts, start,
-                 stream_state(np.uint64(seed), attempt), place)
+                 np.uint64(stream_state(np.uint64(seed), attempt)), place)
     held = [C.mask_of(c for c in range(C.N_CARDS) if place[c] == p) for p in range(P + 1)]
     aside = held[P]
     hands = {s: table.cards_played(s) | held[s] for s in range(P)}
