@@ -109,3 +109,17 @@ def test_an_annulled_result_is_not_no_taker_yet():
            "scores": [0, 0, 0, 0], "outcome": "annulled", "stops": None, "known_seats": [1, 2, 3, 4]}
     assert "annulled" in summary_line(row) and "no taker yet" not in summary_line(row)
     assert summary_line(row).endswith("scores 0 0 0 0")
+
+
+HAND = "21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C"
+FIVE = "20 17 15 12 9 6 1 KS 10S 4S QH 6H KD 5D 2C"
+
+
+def test_advice_tables_of_one_deal_show_no_nan():
+    """One deal has no standard error: a dash, and "1 deal" in the header."""
+    for args in (["odds", HAND], ["bid", HAND], ["chelem", HAND],
+                 ["call", FIVE, "--players", "5"]):
+        result = run(*args, "--policy", "heuristic", "--deals", "1", "--quiet")
+        assert result.exit_code == 0, (args, result.output)
+        assert "nan" not in result.output and "1 deals" not in result.output, result.output
+        assert "1 deal (" in result.output and "–" in result.output, result.output
