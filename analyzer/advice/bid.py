@@ -27,7 +27,6 @@ the deals played until then (``analyzer.simulation.trials.Stopped``).
 from __future__ import annotations
 
 import math
-
 from dataclasses import dataclass
 
 import numpy as np
