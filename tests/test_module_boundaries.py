@@ -1,23 +1,16 @@
 """The analyzer package's module boundaries, read from the source (AST): no module reaches into
 another's private names (``from analyzer.x import _name``, ``x._name`` on an imported analyzer module,
 or ``obj._name`` on another module's object: a private attribute the module does not define itself),
-and the imports between analyzer modules (records and the other subpackages included) form no circle.
-
-TODO: ``analyzer/advice/`` and ``analyzer/runs.py`` are being restructured and are left out of both
-checks for now (``PENDING``); ``CHECK_PENDING_MODULES=1`` checks them too (they passed when this was
-written), and emptying ``PENDING`` makes that the rule."""
+and the imports between analyzer modules (records and the other subpackages included) form no circle."""
 
 from __future__ import annotations
 
 import ast
-import os
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "analyzer"
-PENDING = ("analyzer.advice", "analyzer.runs")     # TODO: check these once their restructuring lands
 
 
 def module_name(path: Path) -> str:
@@ -25,10 +18,6 @@ def module_name(path: Path) -> str:
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
-
-
-def pending(name: str) -> bool:
-    return any(name == p or name.startswith(p + ".") for p in PENDING)
 
 
 MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
@@ -105,8 +94,8 @@ def defined_names(tree: ast.Module) -> set[str]:
     return out
 
 
-def graph(skip_pending: bool = True) -> dict[str, set[str]]:
-    names = [n for n in MODULES if not (skip_pending and pending(n))]
+def graph() -> dict[str, set[str]]:
+    names = list(MODULES)
     return {n: {m for m in imports(n)[0] if m in names} for n in names}
 
 
@@ -166,7 +155,7 @@ def test_the_reach_finder_finds_reaches(tmp_path, monkeypatch):
 
 
 def test_no_module_reaches_into_another_s_private_names():
-    reaches = [r for n in MODULES if not pending(n) for r in imports(n)[1]]
+    reaches = [r for n in MODULES for r in imports(n)[1]]
     assert reaches == []
 
 
@@ -177,11 +166,3 @@ def test_no_import_cycle_among_analyzer_modules():
 def test_the_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
-
-
-@pytest.mark.skipif(not os.environ.get("CHECK_PENDING_MODULES"),
-                    reason="TODO: analyzer/advice and analyzer/runs are being restructured (CHECK_PENDING_MODULES=1 "
-                           "checks them)")
-def test_pending_modules_too():
-    reaches = [r for n in MODULES if pending(n) for r in imports(n)[1]]
-    assert reaches == [] and cycles(graph(skip_pending=False)) == []
