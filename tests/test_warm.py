@@ -1,0 +1,40 @@
+"""``tarot-analyzer warm``: every command's kernels compiled once, after which no command compiles any."""
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.warm import Job, warm
+from cli.main import main
+from cli.warm import QUALITY_JOBS, USER_JOBS, run_command
+
+CHEAP = Job("score", ("score", "--players", "5", "--contract", "garde", "--oudlers", "1", "--points", "53.5"), 0)
+
+
+def test_jobs_run_in_processes_of_their_own_and_report_each():
+    seen = []
+    done = warm([CHEAP, CHEAP], run_command, workers=2, report=lambda d, n, total, left: seen.append((n, total)))
+    assert [d.error for d in done] == [None, None]
+    assert [d.compiled for d in done] == [0, 0]          # score compiles no kernel
+    assert seen == [(1, 2), (2, 2)]
+
+
+def test_a_failing_job_is_reported_not_raised():
+    done = warm([Job("bad", ("score", "--no-such-option"), 0)], run_command, workers=1)
+    assert done[0].error and "no-such-option" in done[0].error
+
+
+def test_every_simulating_command_has_a_job():
+    warmed = {job.args[0] for job in USER_JOBS + QUALITY_JOBS}
+    assert warmed == {"analyze", "batch", "bench", "bid", "calibrate", "calibrate-choices", "call", "chelem",
+                      "compare-bidding", "compare-play", "discard", "match", "odds", "play", "poignee", "solve"}
+
+
+@pytest.mark.slow
+def test_after_warm_no_command_compiles_anything():
+    # The first pass compiles what the cache lacks (everything on an empty cache: minutes; CI warms before
+    # the tests, so seconds); the second runs each command in a fresh process counting Numba's compile events.
+    first = CliRunner().invoke(main, ["warm", "--quiet"])
+    assert first.exit_code == 0, first.output
+    again = warm(USER_JOBS, run_command, workers=2)
+    assert [(d.job.name, d.error) for d in again if d.error] == []
+    assert {d.job.name: d.compiled for d in again if d.compiled} == {}
