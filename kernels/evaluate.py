@@ -66,7 +66,7 @@ def world_values(hs, ht, st, candidates, policies, search_worlds, seed, scores, 
     for w in prange(scores.shape[0]):
         # A plan of its own for each world: a plan's draws use its work arrays (one thread at a time).
         candidates_in_world(seat_sampler(hs, ht, st, seat), st, seat, candidates, policies, search_worlds,
-                            stream_state(seed, w), scores[w], made[w], world_scratch(players))
+                            stream_state(seed, np.int64(w)), scores[w], made[w], world_scratch(players))
 
 
 @njit(parallel=True, cache=True)
