@@ -23,12 +23,14 @@ from typing import Callable, Sequence
 
 @dataclass(frozen=True)
 class Job:
-    """One warming job: ``name`` for the report, ``args`` for ``run`` and its processor time on an empty
-    cache (seconds of one core, measured; the estimate's unit)."""
+    """One warming job: ``name`` for the report, ``args`` for ``run``, its processor time on an empty
+    cache (seconds of one core; the estimate's unit) and the job it waits for (``after``): two processes
+    compiling the same search at once would each compile all of it."""
 
     name: str
     args: tuple[str, ...]
     cold_s: float
+    after: str | None = None      # a job whose kernels this one shares: started once that one is done
 
 
 @dataclass(frozen=True)
@@ -83,14 +85,24 @@ def warm(jobs: Sequence[Job], run: Callable[[tuple[str, ...]], None], workers: i
     processes are started fresh (``spawn``, one job each): each job's compile count is its own, what its
     command compiles with the cache as the jobs before it left it."""
     order = sorted(jobs, key=lambda j: -j.cold_s)
+    names = {j.name for j in order}
     results: list[Done] = []
     start = time.monotonic()
     context = multiprocessing.get_context("spawn")
+    waiting = list(order)
+    finished_names: set[str] = set()
+    left_cost = sum(j.cold_s for j in order)
+    done_cost = 0.0
     with ProcessPoolExecutor(max_workers=max(1, workers), mp_context=context, max_tasks_per_child=1) as pool:
-        pending = {pool.submit(count_compiles, run, job.args): job for job in order}
-        left_cost = sum(j.cold_s for j in order)
-        done_cost = 0.0
-        while pending:
+        pending = {}
+        while waiting or pending:
+            # Start the costliest jobs whose predecessor is done, one per free process.
+            for job in list(waiting):
+                if len(pending) >= max(1, workers):
+                    break
+                if job.after is None or job.after in finished_names or job.after not in names:
+                    waiting.remove(job)
+                    pending[pool.submit(count_compiles, run, job.args)] = job
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
                 job = pending.pop(future)
@@ -100,11 +112,13 @@ def warm(jobs: Sequence[Job], run: Callable[[tuple[str, ...]], None], workers: i
                     compiled, seconds, error = 0, 0.0, f"{type(exc).__name__}: {exc}"
                 done = Done(job, compiled, seconds, error)
                 results.append(done)
+                finished_names.add(job.name)
                 left_cost -= job.cold_s
                 done_cost += job.cold_s
                 elapsed = time.monotonic() - start
                 # The pace so far (wall seconds per second of cold cost) applied to what is left.
-                estimate = left_cost * elapsed / done_cost if done_cost and pending else (0.0 if not pending else None)
+                more = bool(waiting or pending)
+                estimate = left_cost * elapsed / done_cost if more and done_cost else (None if more else 0.0)
                 if report:
                     report(done, len(results), len(order), estimate)
     return results

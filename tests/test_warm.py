@@ -18,6 +18,13 @@ def test_jobs_run_in_processes_of_their_own_and_report_each():
     assert seen == [(1, 2), (2, 2)]
 
 
+def test_a_job_waits_for_the_one_it_comes_after():
+    first = Job("first", CHEAP.args, 1)
+    then = Job("then", CHEAP.args, 5, after="first")
+    done = warm([then, first], run_command, workers=2)
+    assert [d.job.name for d in done] == ["first", "then"]
+
+
 def test_a_failing_job_is_reported_not_raised():
     done = warm([Job("bad", ("score", "--no-such-option"), 0)], run_command, workers=1)
     assert done[0].error and "no-such-option" in done[0].error
@@ -38,3 +45,40 @@ def test_after_warm_no_command_compiles_anything():
     again = warm(USER_JOBS, run_command, workers=2)
     assert [(d.job.name, d.error) for d in again if d.error] == []
     assert {d.job.name: d.compiled for d in again if d.compiled} == {}
+
+
+def _duplicates(folder):
+    """Functions of the kernel cache compiled more than once for the same argument types but for a
+    constant (``Literal[int](-1)``) or the other sign of integer (a threaded loop's index)."""
+    import collections
+    import os
+    import pickle
+
+    from numba.core import types
+
+    def plain(t):
+        t = types.unliteral(t)
+        return types.int64 if t == types.uint64 else t
+
+    found = {}
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        if not name.endswith(".nbi"):
+            continue
+        with open(os.path.join(folder, name), "rb") as f:
+            pickle.load(f)                                   # Numba's version
+            _, overloads = pickle.loads(f.read())
+        groups = collections.defaultdict(list)
+        for sig, magic, _ in overloads:
+            groups[tuple(plain(t) for t in sig), magic].append(sig)
+        twice = [sigs for sigs in groups.values() if len(sigs) > 1]
+        if twice:
+            found[name.split("-")[0]] = [[str(t) for t in sig] for sig in twice[0]]
+    return found
+
+
+@pytest.mark.slow
+def test_after_warm_every_kernel_has_one_version_per_argument_types():
+    from kernels import cache_dir
+    first = CliRunner().invoke(main, ["warm", "--quiet"])
+    assert first.exit_code == 0, first.output
+    assert _duplicates(cache_dir()) == {}
