@@ -16,6 +16,7 @@ from analyzer.warm import Done, Job, cache_is_warm, warm as warm_jobs
 
 LONG_SPADES = "20 19 18 17 3 2 KS QS JS 10S 9S 8S 7S 1H KD 4D 3D 2D"      # the README's hand
 FIVE = "20 17 15 12 9 6 1 KS 10S 4S QH 6H KD 5D 2C"
+TEN_TRUMPS = "21 20 19 18 17 16 15 14 13 12 EX KS QS JS KH QH KD 2C"        # a poignée to show
 RECORDS = Path(__file__).resolve().parent.parent / "data" / "records"     # the repository's example records
 RECORD = str(RECORDS / "four-players.txt")
 MIDPLAY = str(RECORDS / "four-players-midplay.txt")
@@ -32,7 +33,7 @@ USER_JOBS = (
         after="odds"),
     Job("bid --policy heuristic", ("bid", LONG_SPADES, "--policy", "heuristic", "--precision", "0.5"), 30),
     Job("odds --policy heuristic", ("odds", LONG_SPADES, "--policy", "heuristic", "--precision", "0.5"), 30),
-    Job("poignee", ("poignee", LONG_SPADES, "--deals", "10"), 60, after="odds"),
+    Job("poignee", ("poignee", TEN_TRUMPS, "--deals", "10"), 60, after="odds"),
     Job("chelem", ("chelem", LONG_SPADES, "--deals", "10"), 60, after="odds"),
     Job("call", ("call", FIVE, "--players", "5", "--deals", "10"), 60, after="odds"),
     Job("discard", ("discard", "21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C", "--chien", "KD 6C 2H 9H 4S 3C",
