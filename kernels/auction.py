@@ -117,7 +117,7 @@ def play_option(hs, ht, players, seat, taker, contract, bids, method, policies, 
 @njit(cache=True)
 def bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds, seed,
              deals, declare, flags, out, weights, also, also_out, searching):
-    """``bid_batch``'s deal ``i`` (``searching``: a constant, ``kernels.pimc.play_deal``)."""
+    """``bid_batch``'s deal ``i`` (``searching``: ``SEARCH`` or ``None``, ``kernels.pimc.play_deal``)."""
     places = np.empty(78, dtype=np.int8)
     hs = np.empty(players + 1, dtype=np.uint64)
     ht = np.empty(players + 1, dtype=np.uint64)

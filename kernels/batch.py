@@ -97,7 +97,7 @@ def deal_and_play_batch(fixed, unseen, slots, players, taker, contract, policies
 @njit(cache=True, inline="always")
 def discard_deal(i, places, players, taker, contract, discards_s, discards_t, policies, worlds, seed, offset, declare,
                  flags, scores, searching):
-    """``discard_batch``'s deal ``i`` (``searching``: a constant, ``kernels.pimc.play_deal``)."""
+    """``discard_batch``'s deal ``i`` (``searching``: ``SEARCH`` or ``None``, ``kernels.pimc.play_deal``)."""
     hs = np.empty(players + 1, dtype=np.uint64)
     ht = np.empty(players + 1, dtype=np.uint64)
     st = np.empty(STATE_SIZE, dtype=np.int64)
@@ -136,7 +136,7 @@ def discard_batch_no_search(places, players, taker, contract, discards_s, discar
 @njit(cache=True, inline="always")
 def advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals, declare,
                 flags, results, also, also_results, searching):
-    """``advice_batch``'s deal ``i`` (``searching``: a constant, ``kernels.pimc.play_deal``)."""
+    """``advice_batch``'s deal ``i`` (``searching``: ``SEARCH`` or ``None``, ``kernels.pimc.play_deal``)."""
     places = np.empty(78, dtype=np.int8)
     hs = np.empty(players + 1, dtype=np.uint64)
     ht = np.empty(players + 1, dtype=np.uint64)

@@ -32,7 +32,7 @@ START_SIZE = 10
 @njit(cache=True, inline="always")
 def record_deal(i, players, method, policy, worlds, flags, seed, offset, fixed, unseen, slots, places, bids, start,
                 trace, searching):
-    """``record_batch``'s deal ``i`` (``searching``: a constant, ``kernels.pimc.play_deal``)."""
+    """``record_batch``'s deal ``i`` (``searching``: ``SEARCH`` or ``None``, ``kernels.pimc.play_deal``)."""
     hs = np.empty(players + 1, dtype=np.uint64)
     ht = np.empty(players + 1, dtype=np.uint64)
     st = np.empty(STATE_SIZE, dtype=np.int64)
