@@ -49,7 +49,8 @@ USER_JOBS = (
 # The quality commands (deep search as a yardstick): with --all only.
 QUALITY_JOBS = (
     Job("calibrate", ("calibrate", "--hands", "1", "--deep-deals", "10", "--precision", "0.5"), 120),
-    Job("calibrate-choices", ("calibrate-choices", "--hands", "1", "--deals", "10"), 120),
+    *(Job(f"calibrate-choices {question}", ("calibrate-choices", question, "--hands", "1", "--deals", "2"), 60,
+          after="calibrate") for question in ("call", "poignee", "chelem", "discard")),
     Job("compare-bidding", ("compare-bidding", "--hands", "1", "--deals", "10"), 60),
 )
 

@@ -36,6 +36,14 @@ def test_every_simulating_command_has_a_job():
                       "compare-bidding", "compare-play", "discard", "match", "odds", "play", "poignee", "solve"}
 
 
+def test_every_job_is_a_valid_command_line():
+    import click
+    ctx = click.Context(main, info_name="tarot-analyzer")
+    for job in USER_JOBS + QUALITY_JOBS:
+        command = main.get_command(ctx, job.args[0])
+        command.make_context(job.args[0], [a.replace("{tmp}", "out") for a in job.args[1:]], parent=ctx)
+
+
 @pytest.mark.slow
 def test_after_warm_no_command_compiles_anything():
     # The first pass compiles what the cache lacks (everything on an empty cache: minutes; CI warms before
