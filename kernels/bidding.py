@@ -160,7 +160,7 @@ def baseline_bid(hand_s, hand_t, method, players, best_so_far):
 def run_auction(hands_s, hands_t, players, method, out_bids):
     """One round of bidding by the model, seat 0 first; fills ``out_bids`` and returns the taker
     (or -1 when everybody passes)."""
-    return finish_auction(hands_s, hands_t, players, method, out_bids, 0)
+    return finish_auction(hands_s, hands_t, players, method, out_bids, np.int64(0))
 
 
 @njit(cache=True)

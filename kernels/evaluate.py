@@ -80,7 +80,7 @@ def layout_values(hs, ht, st, candidates, policies, search_worlds, seed, scores,
         play_t = ht.copy()
         play_st = st.copy()
         result = np.empty(RESULT_SIZE, dtype=np.int64)
-        play_candidate(play_s, play_t, play_st, candidates[j], policies, search_worlds, stream_state(seed, 0),
+        play_candidate(play_s, play_t, play_st, candidates[j], policies, search_worlds, stream_state(seed, np.int64(0)),
                        result)
         scores[j] = result[seat]
         made[j] = result[R_MADE]

@@ -806,7 +806,7 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
         trick += 1
         leader = winner
         n = 0
-        led = -1
+        led = np.int64(-1)      # not the constant -1, which suit_bits would be compiled for too
         top = -1
         best = -1
         best_seat = -1
