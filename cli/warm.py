@@ -24,27 +24,28 @@ OUT = "{tmp}"       # replaced by a temporary folder in the process that runs th
 
 # Each command on a tiny input, with the options that choose its kernels left at their defaults (and the
 # heuristic policy where users ask for it), so that the versions compiled are exactly those a user's
-# command loads: a size (--deals, --precision) changes no kernel's types.  cold_s: processor seconds on an
-# empty cache (the estimate's weights). The commands that search wait for odds, which compiles the search
-# they share, and meanwhile the others compile the heuristic's drivers.
+# command loads: a size (--deals, --precision) changes no kernel's types.  cold_s: each job's seconds on an
+# empty cache in a warm of two processes on two cores (docs/journal/2026-11-29-first-runs.md).  The
+# commands that search wait for odds, which compiles the search they share, and meanwhile the others
+# compile the heuristic's drivers.
 USER_JOBS = (
-    Job("odds", ("odds", LONG_SPADES, "--precision", "0.5"), 150),
-    Job("bid", ("bid", LONG_SPADES, "--seat", "3", "--bids", "pass,prise", "--precision", "0.5", "--seed", "1"), 50,
+    Job("odds", ("odds", LONG_SPADES, "--precision", "0.5"), 140),
+    Job("bid", ("bid", LONG_SPADES, "--seat", "3", "--bids", "pass,prise", "--precision", "0.5", "--seed", "1"), 40,
         after="odds"),
-    Job("bid --policy heuristic", ("bid", LONG_SPADES, "--policy", "heuristic", "--precision", "0.5"), 30),
+    Job("bid --policy heuristic", ("bid", LONG_SPADES, "--policy", "heuristic", "--precision", "0.5"), 25),
     Job("odds --policy heuristic", ("odds", LONG_SPADES, "--policy", "heuristic", "--precision", "0.5"), 30),
-    Job("poignee", ("poignee", TEN_TRUMPS, "--deals", "10"), 60, after="odds"),
-    Job("chelem", ("chelem", LONG_SPADES, "--deals", "10"), 60, after="odds"),
-    Job("call", ("call", FIVE, "--players", "5", "--deals", "10"), 60, after="odds"),
+    Job("poignee", ("poignee", TEN_TRUMPS, "--deals", "10"), 5, after="odds"),
+    Job("chelem", ("chelem", LONG_SPADES, "--deals", "10"), 5, after="odds"),
+    Job("call", ("call", FIVE, "--players", "5", "--deals", "10"), 5, after="odds"),
     Job("discard", ("discard", "21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C", "--chien", "KD 6C 2H 9H 4S 3C",
-                    "--deals", "10"), 90, after="odds"),
-    Job("analyze", ("analyze", RECORD, "--seat", "1", "--deals", "10"), 90, after="odds"),
-    Job("solve", ("solve", MIDPLAY), 40),
-    Job("play", ("play", "--deals", "2", "--seed", "1", "--out", os.path.join(OUT, "deals.txt")), 40),
-    Job("match", ("match", "--a", "pimc", "--b", "heuristic", "--deals", "2"), 60, after="odds"),
-    Job("batch", ("batch", "--deals", "10", "--out", os.path.join(OUT, "deals.csv")), 30),
-    Job("compare-play", ("compare-play", "--deals", "2"), 90, after="odds"),
-    Job("bench", ("bench", "--quick"), 60, after="odds"),
+                    "--deals", "10"), 120, after="odds"),
+    Job("analyze", ("analyze", RECORD, "--seat", "1", "--deals", "10"), 130, after="odds"),
+    Job("solve", ("solve", MIDPLAY), 60),
+    Job("play", ("play", "--deals", "2", "--seed", "1", "--out", os.path.join(OUT, "deals.txt")), 20),
+    Job("match", ("match", "--a", "pimc", "--b", "heuristic", "--deals", "2"), 50, after="odds"),
+    Job("batch", ("batch", "--deals", "10", "--out", os.path.join(OUT, "deals.csv")), 40),
+    Job("compare-play", ("compare-play", "--deals", "2"), 80, after="odds"),
+    Job("bench", ("bench", "--quick"), 30, after="odds"),
 )
 # The quality commands (deep search as a yardstick): with --all only.
 QUALITY_JOBS = (

@@ -38,7 +38,7 @@ def test_every_simulating_command_has_a_job():
 
 def test_every_job_is_a_valid_command_line():
     import click
-    ctx = click.Context(main, info_name="tarot-analyzer")
+    ctx = click.Context(main, info_name="tarot-analyzer", **main.context_settings)     # -h as the program
     for job in USER_JOBS + QUALITY_JOBS:
         command = main.get_command(ctx, job.args[0])
         command.make_context(job.args[0], [a.replace("{tmp}", "out") for a in job.args[1:]], parent=ctx)
