@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # Compiles one small kernel and prints how many functions Numba compiled and where the cache is.
 PROGRAM = """

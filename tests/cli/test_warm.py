@@ -45,6 +45,7 @@ def test_every_job_is_a_valid_command_line():
 
 
 @pytest.mark.slow
+@pytest.mark.kernels
 def test_after_warm_no_command_compiles_anything():
     # The first pass compiles what the cache lacks (everything on an empty cache: minutes; CI warms before
     # the tests, so seconds); the second runs each command in a fresh process counting Numba's compile events.
@@ -88,6 +89,7 @@ def _duplicates(folder):
 
 
 @pytest.mark.slow
+@pytest.mark.kernels
 def test_after_warm_every_kernel_has_one_version_per_argument_types():
     from kernels import cache_dir
     first = CliRunner().invoke(main, ["warm", "--quiet"])
