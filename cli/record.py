@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from analyzer.output import OutputError, check_output, write_text
@@ -127,7 +129,7 @@ def new(out, partial) -> None:
             raise click.ClickException(str(exc)) from None
     entry = DealEntry()
     prompt = entry.prompt
-    stdin = click.get_text_stream("stdin")
+    stdin = sys.stdin
     typed = stdin.isatty()                  # piped answers are echoed, so that the dialogue reads as a transcript
     while not prompt.done:
         click.echo(f"{prompt.text}: ", nl=False, err=True)
