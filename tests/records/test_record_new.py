@@ -158,3 +158,13 @@ def test_a_thrown_in_deal_ends_after_the_auction():
     assert r.exit_code == 0, r.output
     rec = Record.from_text(r.stdout).check()
     assert rec.auction == ["pass"] * 4 and rec.tricks is None
+
+
+def test_five_players_the_call_is_asked_and_checked():
+    own = "21 15 14 3 1 KS 10S 6S 5S 1S 6D 1D CC 2C 1C"
+    r = new(["5", "", "", ""] + [""] * 5 + ["2", own, "", "", "", "", "pass", "prise", "pass", "pass", "pass",
+                                             "QC", "KC", "7 4 7C", "", "", "", "3H 1 5 2H 1H", "end"])
+    assert r.exit_code == 0, r.output
+    assert errors(r.output) == ["error: 'QC': QC may not be called (call one of KS KH KD KC)"]
+    rec = Record.from_text(r.stdout).check()
+    assert rec.call == C.suit_card(3, C.KING) and len(rec.tricks) == 1
