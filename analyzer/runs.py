@@ -28,72 +28,37 @@ CHUNK = 2000            # deals per chunk with the fast policies
 PIMC_CHUNK = 100        # with determinized search
 # Past its first chunk, a run to a precision plays the deals that its widest interval says it still needs
 # (a half-width falls as one over the square root of the deals), rounded up to a CHUNK_STEPS-th of a
-# chunk, at most a chunk: whole chunks stopped a searched run half a chunk past its precision on average.
+# chunk, at most a chunk: whole chunks overshot the precision (docs/design.md, "Running to a precision").
 CHUNK_STEPS = 5
-# Determinized search: the most worlds sampled per decision, and heuristic rollouts per world and card.
-# Measured in duplicate matches against the heuristic (4 players, 2,000 deals, every world searched):
-# 12 worlds +40.9, 32 +53.8, 64 +63.9, 128 +66.6 points per deal; a second rollout per world adds
-# nothing (64 x 2: +65.0).  Racing (kernels/pimc.py) stops a decision once one card is clearly best,
-# so 128 worlds cost what 64 did and gain +5.9/+6.4/+8.9 a deal over 64 at 3/4/5 players.
+# Determinized search: the most worlds drawn per decision (racing stops sooner once one card is clearly best),
+# and heuristic rollouts per world and card (docs/design.md, "Determinized search (PIMC)"; docs/journal/matches.md).
 PIMC_WORLDS = 128
 PIMC_ROLLOUTS = 1
 MAX_WORLDS = 4096        # per decision (a 4-player PIMC deal at 4,096 worlds takes minutes)
 MAX_ROLLOUTS = 64
 MAX_DEALS = 100_000_000   # the most deals one run may simulate (hours of work; memory stays flat)
-# The mixed play model (the default): a search, MIXED_SEARCH, for the contracts whose odds the heuristic
-# misses, the heuristic for the others.  The search rolls out to the end (as close as the solver's
-# endings, a third cheaper at 3 and 4 players), keeps the heuristic's card unless another beats it
-# beyond noise (on the same deals, its gaps to the 16-world search fall from 1.5 to 0.6 pp a hand) and
-# races from 4 worlds (``kernels.pimc.PRIOR_RACE_FIRST``: ``odds`` 12-16% faster at 4 and 5 players, the
-# answers the same).
-# MIXED_WORLDS gives its worlds per decision by player count, for Prise and Garde and for Garde sans and
-# Garde contre.  Against deep search (16 worlds, 300 deals a hand, each hand's deals its own;
-# data/calibration, docs/performance.md): the heuristic misses Garde sans and contre by up to 24 pp, which
-# 4 worlds bring within the noise; at 3 players it misses Prise and Garde too (3.9 pp spread beyond
-# noise), which 4 worlds bring to 0.9 pp beyond noise on the same deals as deep search, 6 worlds to 0.5
-# and 8 to none (the share of hands expected within +-3 pp 94.6%, 95.5% and 96.2%), but 8 worlds took a
-# 3-player bid to 10 s on the slowest hands (7.9 s since bid stops playing options clearly behind:
-# BEHIND_Z; 6 kept for odds', poignee's and discard's seconds), and 6 for Garde sans and contre too since
-# searched deals are a tenth cheaper (their spreads 0.6 -> 0.3 and 0.9 -> 0.6 pp, the share expected within
-# +-3 pp 95.5% -> 97.5%, the slowest odds of the 100 hands 9.3 s); at 4 players its Prise and Garde spread
-# 2.8 pp beyond noise, which 8 worlds bring to 0.5 and 12 to none (worst gap 9.0 -> 6.0 pp, within 2 se
-# 92% -> 96%); at 5 players 2.3 pp, which a 4-world search brings to 0.7-0.8 pp and 8 worlds to 0.0-0.4,
-# every contract's mean bias within 0.4 pp of deep search's play on the same deals (the share of hands
-# whose every answer is expected within +-3 pp of deep search's: 88.9% -> 96.2%; docs/performance.md,
-# "Against deep search's expectation"), in the seconds since the heuristic's play became the search's
-# control variate (below): a 5-player odds or bid 9.5 s at worst.  A searched contract's run stops at
-# MIXED_PRECISION times the precision asked (a searched deal costs some thousand heuristic playouts; to
-# +-0.025 by default, the default's own noise alone puts some gap beyond +-3 pp on 1.3 to 2.9% of the
-# calibration's hands, 4 to 6% to +-0.03; to +-0.02 a 5-player command took up to 10 s).  odds' and bid's
-# contracts run to ODDS_PRECISION times it by player count (``analyzer.advice.odds.contract_model``): at 5
-# players the three searched contracts' answers are alike in their noise (at 3 and 4 players Garde sans'
-# and contre's narrower than Prise's), so their noise is what the share within +-3 pp leans on there,
-# 95.3% expected at +-0.025 and 97.5% at +-0.0225, an odds 5.8 s on average and 8.4 at worst instead of
-# 4.6 and 6.6 (docs/performance.md, "At 5 players, odds and bid to +-0.0225").  Not near a chelem, whose
-# search is the slowest (an odds 9.2 s instead of 7.4), nor the taker's choices: `call`'s four Kings
-# take 10 s on its slowest hands already.
+# The mixed play model (the default): MIXED_SEARCH (pimc-prior) plays the contracts whose odds the heuristic
+# misses against deep search, the heuristic the others; MIXED_WORLDS its worlds per decision by player count
+# (Prise and Garde, Garde sans and contre), each searched run to MIXED_PRECISION (odds' and bid's:
+# ODDS_PRECISION) times the precision asked (docs/design.md, "The default: the heuristic where it agrees, a
+# short search where it does not"; how each figure was chosen: docs/journal/calibration.md).
 MIXED_SEARCH = "pimc-prior"
 # Where a chelem's announcement is the question (``chelem``) or a chelem is in sight (the heuristic takes one,
-# ``analyzer.advice.odds.chelem_in_sight``), the mixed model's search of a contract is CHELEM_SEARCH:
-# MIXED_SEARCH whose taker's side draws ``kernels.pimc.CHELEM_WORLDS`` worlds a decision, without racing, until
-# its chelem is lost (with MIXED_WORLDS' 4 the chelems fell 2.2 pp short of deep search's on hands that may take every
-# trick, 12 pp at worst; within 2.8 pp since; kernels/pimc.py).
+# ``analyzer.advice.odds.chelem_in_sight``), the mixed model's search of a contract is CHELEM_SEARCH: the taker's
+# side draws ``kernels.pimc.CHELEM_WORLDS`` worlds a decision, unraced, until its chelem is lost (with fewer it
+# lets slip chelems that deep search takes: docs/journal/calibration.md, "A chelem in sight").
 CHELEM_SEARCH = "pimc-chelem"
 MIXED_WORLDS: dict[int, tuple[int, int]] = {3: (6, 6), 4: (12, 4), 5: (8, 8)}
 MIXED_PRECISION = 2.5
 ODDS_PRECISION: dict[int, float] = {3: MIXED_PRECISION, 4: MIXED_PRECISION, 5: 2.25}
-# A pass's worlds by player count (None: the heuristic plays the deals where the hand passes).  At 3
-# players the heuristic's defence, when the hand passes and another seat takes, loses more than deep
-# search's: passing was worth about 10 points less by it on hands where Prise is marginal, and the
-# recommendation agreed with deep search's on 91% of the calibration's hands; searched, 98% (a bid
-# 4.9 s on average, 6.7 at worst, against 2.8 and 5.2).
+# A pass's worlds by player count (None: the heuristic plays the deals where the hand passes).  At 3 players
+# the heuristic's defence, when the hand passes and another seat takes, loses more than deep search's, which
+# made passing look worse than it is (docs/journal/calibration.md, "The pass at 4 and 5 players").
 MIXED_PASS_WORLDS: dict[int, int | None] = {3: 4, 4: None, 5: None}
 # A searched run of the mixed model plays its deals by the heuristic too and takes that play as a control
 # variate (``analyzer.stats.Moments.controlled``): its mean comes from a heuristic run of its own (another
-# seed, so the two are independent) to CONTROL_SHARE of the searched run's precision.  The two plays of a
-# deal agree often enough that the searched deals needed for a precision fall by about a third (Prise's
-# probability on the heuristic's made, score and margin, ``analyzer.simulation.features``: variance left
-# 0.66, 0.63, 0.64 at 3, 4, 5 players; docs/performance.md).
+# seed, so the two are independent) to CONTROL_SHARE of the searched run's precision (docs/design.md, "The
+# heuristic's play as a control variate").
 CONTROL_SHARE = 0.5
 CONTROL_SALT = 0x2545F4914F6CDD1D
 
@@ -297,8 +262,8 @@ def run_in_chunks(simulate: Callable[[int, int], np.ndarray], features: int, set
 
 # A searched run of options on the same deals (``bid``'s) stops playing an option whose score is behind
 # the best one's by more than this many standard errors of their difference, once its figures are within
-# the precision asked (``Stopped``).  Not ``compare``'s alternatives: there it cost ``call`` 0.2 pp of the
-# hands expected within +-3 pp of deep search (95.1 -> 94.9%, docs/performance.md) for a tenth of its time.
+# the precision asked (``Stopped``).  Not ``compare``'s alternatives, where it cost agreement with deep search
+# (docs/journal/calibration.md, "Options clearly behind").
 BEHIND_Z = 4.0
 
 

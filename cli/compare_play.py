@@ -18,8 +18,7 @@ from cli.progress import Progress
 @click.command("compare-play")
 @players_option
 @click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=200, show_default=True,
-              help=f"Random deals (at 4 players about 3.5 s per 100 on two threads, a third of that with "
-                   f"--side taker; at most {MAX_DEALS:,}).")
+              help=f"Random deals (at most {MAX_DEALS:,}; --side taker is faster).")
 @click.option("--side", type=click.Choice(list(SIDES)), default="both", show_default=True,
               help="Whose decisions are compared: the taker's side (with the partner at 5 players), the defence, "
                    "or both.")

@@ -1,14 +1,13 @@
 """The console script ``tarot-analyzer``: the command group of ``cli.main``, started and ended without
 Python's cyclic garbage collector sweeping the heap that Numba builds.
 
-Importing Numba and loading cached kernels creates over a hundred thousand objects that live until the
-process ends.  Left alone, the collector traverses them again and again while the modules import, and
-once more when the interpreter shuts down: about a fifth of a second of a quick command
-(``bid --policy heuristic`` 0.9 s in all instead of 0.7; docs/performance.md, "Start and exit").  So the
-collector is off while the modules import, the objects alive then are frozen (``gc.freeze``: kept out of
-every later collection, which still collects what the command itself leaves), and everything alive at
-the end is frozen too, so the shutdown does not sweep it.  Files and streams are closed and flushed at
-exit as usual; only the collector's traversal is skipped.
+Importing Numba and loading cached kernels creates a great many objects that live until the process
+ends.  Left alone, the collector traverses them again and again while the modules import, and once more
+when the interpreter shuts down: a noticeable part of a quick command (docs/journal/advice-commands.md,
+"Start and exit").  So the collector is off while the modules import, the objects alive then are frozen
+(``gc.freeze``: kept out of every later collection, which still collects what the command itself
+leaves), and everything alive at the end is frozen too, so the shutdown does not sweep it.  Files and
+streams are closed and flushed at exit as usual; only the collector's traversal is skipped.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 
 # Each command and where it is defined: a command imports its module (and the analyses and kernels that
 # module needs) only when it runs, so that a quick command does not wait for every other one's imports
-# (``bid --policy heuristic``: about a tenth of a second of its start).
+# (docs/journal/advice-commands.md, "Start and exit").
 COMMANDS = {
     "analyze": "cli.analyze:analyze",
     "batch": "cli.batch:batch",

@@ -47,9 +47,9 @@ def match(policy_a, policy_b, deals, players, seed, bidding, worlds, rollouts, j
     one of pimc's three parts (pimc-prior stops early too, from 4 worlds; pimc-chelem is pimc-prior
     whose taker's side draws at least 12 worlds a decision, without the early stop, until its chelem
     is lost), pimc-weighted with its worlds weighted by how well
-    they explain the auction (measured: no gain, so pimc does not weigh), pimc-plays with its worlds
-    drawn in proportion to how well they explain the cards played (measured: a gain against heuristic
-    players only, so pimc does not use it).  Deals that everybody passes are skipped (under
+    they explain the auction (no gain in duplicate, so pimc does not weigh), pimc-plays with its worlds
+    drawn in proportion to how well they explain the cards played (a gain against heuristic players
+    only, so pimc does not use it; docs/journal/inference.md).  Deals that everybody passes are skipped (under
     all-pass=goulash too: a Goulash has no sides to swap)."""
     rules = rules_from(players, variants)
     with Progress("playing", quiet) as bar:

@@ -10,7 +10,7 @@ from analyzer.solve import solve as solve_game
 from cli.options import echo_json, format_option
 from cli.record import load_checked
 
-MAX_TRICKS_LEFT = 10     # each trick more multiplies the work by 5 to 10: 8 tricks take about 0.1 s
+MAX_TRICKS_LEFT = 10     # each trick more multiplies the work (bench's endgame_ms_<k>_tricks figures)
 
 
 @click.command()

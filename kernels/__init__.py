@@ -11,18 +11,18 @@ clone or virtual environment of the same sources finds the kernels another compi
 
 A kernel called from another with a constant (``1``, ``True``) or a module-level array (read-only
 inside jitted code) is compiled again for that literal or read-only type, with everything it calls:
-one more copy of a search costs tens of seconds on a first run.  So jitted callers pass
-``np.int64(1)``, ``np.bool_(True)`` and arrays of their own, the types a call from Python gets; and
-a large kernel has no default arguments (an omitted one is a type of its own: one more copy).
+one more copy of a search lengthens a first run.  So jitted callers pass ``np.int64(1)``,
+``np.bool_(True)`` and arrays of their own, the types a call from Python gets; and a large kernel has
+no default arguments (an omitted one is a type of its own: one more copy).
 
 A function inlined in Numba (``inline="always"``) is typed and lowered again at every call site, and a
 threaded loop's passes grow with its body; a function compiled on its own links and optimises again
 all it calls.  So small helpers are inlined, and a deal's body that holds several plays is compiled on
-its own (``kernels.auction.bid_deal``: docs/performance.md, "First runs").  The heuristic's card
+its own (``kernels.auction.bid_deal``: docs/journal/compiling.md).  The heuristic's card
 (``heuristic_card`` with ``choose_lead`` and ``choose_follow``) is inlined where it is called: in
 ``kernels.playout.advance``, at every card of every rollout, a call passed its eighteen arguments
-through memory (the searched deals about a tenth faster inlined, a first ``bid`` compiling a tenth
-longer: docs/performance.md, "Where a searched deal's time goes").
+through memory (faster searched deals for a longer first compilation: docs/journal/search-time.md,
+"Where a searched deal's time goes").
 """
 
 import hashlib

@@ -16,13 +16,12 @@ Principles, each a function below:
 * ``excuse_now``: play the Excuse before the last trick (it would change side there) and use it to
   avoid giving points to an opponent's trick; every seat also plays it rather than a trump on a trick
   it cannot win for sure, and the taker's side rather than a trump on a trick of two points or less
-  (a trump kept is worth more than the Excuse kept: measured in duplicate, docs/performance.md
-  "Heuristic taker play" and "Heuristic defence play");
+  (a trump kept is worth more than the Excuse kept: docs/journal/heuristic-play.md);
 * leading: the taker draws trumps while the defence may still hold some and he holds enough, and
   stops when they are out; with fewer than four trumps out he draws only with a master trump
-  (leading a low one gives the defence a trick it would not otherwise win; measured in duplicate);
+  (leading a low one gives the defence a trick it would not otherwise win);
   a defender with five trumps or more leads them while the taker may hold some, and the taker leads
-  the highest spot card (not the lowest) of a long suit (both measured);
+  the highest spot card (not the lowest) of a long suit;
   everyone cashes master cards in suits the opponents cannot trump; the defence leads the taker's
   void suits to make him trump and hunts the Petit with master trumps; the Petit is kept for the
   last trick ("au bout") and never led into danger;
@@ -31,8 +30,8 @@ Principles, each a function below:
   wins, win cheaply when a card is sure to hold, save the Petit under a partner's winning trump or
   when it is sure to win, and do not spend the 21 on an empty trick; a defender who trumps a suit
   trick before the taker has played trumps high (his highest trump, the 21 and the Petit apart), so
-  the taker must spend a high trump to win it (the last two measured in duplicate, docs/performance.md
-  "Heuristic defence play");
+  the taker must spend a high trump to win it (docs/journal/heuristic-play.md, "Heuristic defence
+  play");
 * in a Goulash (variant all-pass=goulash, no taker) every point taken is paid: ``goulash_card``
   ducks under the trick and sheds points on it.
 """

@@ -1,80 +1,33 @@
-"""Determinized search (PIMC): for each decision, sample worlds the seat cannot tell from the real
-one, finish the deal with the heuristic policy for each legal card in each world, and play the card
-with the best average score for the seat.
+"""Determinized search (PIMC): for each decision, draw worlds the seat cannot tell from the real one, play
+each legal card in each world (a heuristic rollout, or in ``PIMC``'s last ``SOLVE_TRICKS`` tricks the exact
+solver, ``kernels/endgame.py``), and play the card with the best average score.  How it works and why each
+part: docs/design.md, "Determinized search (PIMC)"; what each part was measured to gain:
+docs/journal/matches.md, docs/journal/search-time.md, docs/journal/inference.md.
 
-``seat_knowledge`` is the kernel twin of ``analyzer/knowledge.py`` (and is tested against it): what
-the seat has seen becomes, for each card still in play, the set of places it may be in.  Worlds are
-drawn exactly uniformly among those (``kernels/worlds.py``).  Rollouts after the first in a world use
-the heuristic with a little noise (``NOISY``), so that several rollouts per world are not copies.
+``seat_knowledge`` is the kernel twin of ``analyzer/knowledge.py`` (and is tested against it): what the seat
+has seen becomes, for each card still in play, the set of places it may be in, and worlds are drawn exactly
+uniformly among those (``kernels/worlds.py``).  Rollouts after the first in a world use the heuristic with a
+little noise (``NOISY``), so that several rollouts per world are not copies.  Under the FFT rule a deal with
+a petit sec is annulled, so no world gives a seat a petit sec as dealt; such worlds are drawn again
+(rejection keeps the draw uniform among the others).
 
-Policy ``PIMC`` finishes each world by exact solving (``kernels/endgame.py``) once few enough tricks
-are left (``SOLVE_TRICKS``): the seat's score under perfect play by all, every hand known, replaces
-the rollout's.  ``PIMC_UNIFORM`` is the search without it and without the inference below (worlds
-uniform under the revealed voids, rollouts to the end), kept as a yardstick.
+The worlds are spent where they decide something: equivalent cards (no card between them anywhere but in
+the seat's hand or the tricks won) are searched once (``candidate_classes``), and racing (``race_cut``)
+stops searching a class of cards clearly behind the leader, or alike it in every world from
+``RACE_ALIKE_FIRST`` worlds, and ends the decision when one class is left.  Where the worlds do not tell two
+classes apart the search plays the heuristic's card (``heuristic_at``: card ids would lead a King before
+the trumps), and ``PIMC`` keeps the heuristic's card unless the search's best beats it by more than
+``PRIOR_Z`` standard errors of their paired difference (the prior).
 
-Inference about the hidden hands goes beyond the voids revealed in play:
-
-* hard: under the FFT rule a deal with a petit sec is annulled, so no world may give a seat a hand
-  *as dealt* (its cards now, those it played, for a taker who saw the chien the discard less the
-  chien) whose only trump is the Petit; such worlds are drawn again (rejection keeps the draw uniform
-  among the worlds that remain);
-* soft (``PIMC_WEIGHTED`` only): each world counts by the probability that the seats would have bid
-  as they did (``kernels.bidding.bid_probability``: the bidding model with a normal error of
-  ``AUCTION_NOISE`` points on each count, on the hands as dealt), mixed with equal weights
-  (``UNIFORM_SHARE``) so that a model wrong about a player cannot rule any world out.  Measured in
-  duplicate it gains nothing (docs/performance.md: the auction says little about the hidden cards,
-  and weights spend the search's few worlds), so ``PIMC`` does not weigh;
-* soft (``PIMC_PLAYS`` only): worlds in proportion to how well they explain the cards played so far,
-  each other seat's card counting 1 when it is the heuristic's choice in that world and
-  ``PLAY_MISMATCH`` when not (``play_likelihood``), mixed with equal weights as above; ``OVERSAMPLE``
-  times the worlds are drawn and the search's worlds resampled from them (``resampled_worlds``), so
-  that the weights do not spend them.  It gains against heuristic players, whose play the model
-  describes, and not against the search (docs/performance.md), for twice the time: ``PIMC`` does
-  not use it.
-
-Two shortcuts spend the worlds where they decide something (docs/performance.md, "The search's
-time"):
-
-* equivalent cards are searched once (``candidate_classes``): spot cards of one suit, or trumps 2 to
-  20, with no card between them anywhere but in the seat's hand or the tricks already won, are worth
-  the same under perfect play in every world the seat can draw (the solver merges them the same
-  way); the heuristic's rollouts, whose seats read the cards out, treat them almost alike (the same
-  card in 98–99% of decisions, +0.7 ± 0.5 a deal in duplicate at 4 players);
-* racing (``PIMC``, before the solved endings, and ``PIMC_PRIOR``; ``race_cut``): after 16 worlds and
-  every 8 after (``PIMC``), after 4 and every 4 (``PIMC_PRIOR``'s few worlds), a class of cards behind
-  the leader by more than ``RACE_Z`` standard errors of the paired difference, or (from
-  ``RACE_ALIKE_FIRST`` worlds) behind it by the same in every world or tied with it in every world,
-  stops being searched, and the decision ends when one class is left (a decision whose cards all play
-  alike draws no world); ``worlds`` is then the most a decision draws.  On the same worlds ``PIMC``
-  plays the same card in 95–96% of decisions (the search with other worlds agrees with itself in 68%),
-  and racing lets it search up to 128 worlds in the time 64 took: measured in duplicate against 64
-  worlds without racing (``PIMC_FIXED``, kept as the yardstick), +5.9 ± 2.2 a deal at 3 players, +6.4
-  ± 2.5 at 4, +8.9 ± 2.4 at 5.  In the solved endings racing saved a third of a deal's time but cost
-  −0.7 ± 0.35 a deal at 4 players (a rare world can swing an ending: petit au bout, chelem).
-  Racing ``PIMC_PRIOR`` from 4 worlds left the default answers where they were (the calibration's 100
-  hands, the same seeds: within 0.08 pp on every contract on average), but dropping after 4 worlds the
-  classes that played alike there cost play (where the raced card differed from the unraced search's,
-  0.57 points worse at 4 players' 12 worlds); waiting for ``RACE_ALIKE_FIRST`` worlds, a 4-player deal
-  of 12 worlds is 10% cheaper than unraced, a 5-player deal of 8 worlds 2% (docs/performance.md, "Racing
-  the mixed model's search").
-
-Where the worlds do not tell two classes apart (equal totals), the search plays the heuristic's card
-(``heuristic_at`` at the real position), and racing keeps the heuristic's class as leader among
-equals: card ids would otherwise decide, suit cards before trumps (a sure chelem lost on 3% of deals
-by a King led before the trumps; at 4 worlds per decision +5.7 ± 1.8 a deal at 5 players in
-duplicate, docs/performance.md).  And ``PIMC`` plays the heuristic's card unless the search's best
-beats it by more than ``PRIOR_Z`` standard errors of their paired difference over the worlds searched:
-a card ahead by chance on few worlds no longer replaces a good one (docs/performance.md, "The
-heuristic's card as a prior").
-
-``PIMC`` is the solver with the petit sec constraint, racing and the prior; ``PIMC_FIXED`` the same
-without racing; ``PIMC_SOLVER``, ``PIMC_CONSTRAINED``, ``PIMC_WEIGHTED``, ``PIMC_PLAYS`` and
-``PIMC_PRIOR`` have one component each (solver, petit sec constraint, auction weights, weights from
-the cards played, the prior) over ``PIMC_UNIFORM``, to measure each one's contribution in duplicate
-(``PIMC_PRIOR``, the default answers' search, races too, from 4 worlds).  ``PIMC_CHELEM`` is
-``PIMC_PRIOR`` drawing at least ``CHELEM_WORLDS`` worlds for the taker's side, without racing, until
-its chelem is lost (``chelem_alive``, ``decision_worlds``), where a chelem's announcement is the
-question or a chelem is in sight.
+Policies: ``PIMC`` (the solver, the petit sec constraint, racing, the prior); ``PIMC_FIXED`` (the same
+without racing: a yardstick); ``PIMC_UNIFORM`` (none of them: a yardstick), and ``PIMC_SOLVER``,
+``PIMC_CONSTRAINED``, ``PIMC_WEIGHTED``, ``PIMC_PLAYS`` and ``PIMC_PRIOR`` with one part each over it, to
+measure each part in duplicate.  ``PIMC_WEIGHTED`` weighs each world by the probability of the auction
+(``auction_likelihood``), ``PIMC_PLAYS`` by how well it explains the cards played (``play_likelihood``,
+``resampled_worlds``); neither paid, so ``PIMC`` uses neither.  ``PIMC_PRIOR`` is the default answers'
+search, racing from ``PRIOR_RACE_FIRST`` worlds; ``PIMC_CHELEM`` is it drawing at least ``CHELEM_WORLDS``
+worlds for the taker's side, unraced, until its chelem is lost (``chelem_alive``, ``decision_worlds``), where
+a chelem's announcement is the question or a chelem is in sight.
 """
 
 from __future__ import annotations
@@ -124,33 +77,21 @@ RACE_FIRST = 16
 RACE_STEP = 8
 RACE_Z = 2.5
 # A class behind the leader by the same in every world so far, or tied with it in every one, is dropped from
-# RACE_ALIKE_FIRST worlds only: 4 worlds alike say little of the rare world where the cards part (a chelem, the
-# Petit, a King let through).  Dropping them after 4 worlds made the raced card differ from the unraced search's
-# on 4.4% of 4-player decisions and lose 0.57 points a decision there, 1.8 a deal (900 deals, 12 worlds, each
-# judged on 200 worlds); from 8, on 3.0%, 0.26 a decision, 0.55 a deal.  The tied classes were the loss: letting
-# only them wait did as much, letting only the others wait nothing.
+# RACE_ALIKE_FIRST worlds only: a few worlds alike say little of the rare world where the cards part (a chelem,
+# the Petit, a King let through; docs/journal/search-time.md, "Classes alike in every world wait for 8 worlds").
 RACE_ALIKE_FIRST = 8
-# ``PIMC_PRIOR``, which draws 4 to 12 worlds a decision, races from PRIOR_RACE_FIRST worlds on, every
-# PRIOR_RACE_STEP.  ``PIMC_CHELEM`` does too, but for the taker's side while its chelem is alive: racing cuts a
-# card tied with the leader in the first worlds, where a chelem is lost in one world of many (tied classes waiting
-# for RACE_ALIKE_FIRST worlds, its chelems still fell further from deep search's).  Racing the rest (on hands that
-# may take every trick, 4 players, 600 deals a hand) cut Prise's searched deals' time by a third, the chelems
-# within 1.7 pp of deep search's as before (docs/performance.md, "A chelem in sight").
+# ``PIMC_PRIOR`` races from PRIOR_RACE_FIRST worlds on, every PRIOR_RACE_STEP.  ``PIMC_CHELEM`` does too, but
+# not for the taker's side while its chelem is alive: racing cuts a card tied with the leader in the first
+# worlds, where a chelem is lost in one world of many (docs/journal/calibration.md, "A chelem in sight").
 PRIOR_RACE_FIRST = 4
 PRIOR_RACE_STEP = 4
 # ``PIMC`` keeps the heuristic's card unless the search's best beats it by more than PRIOR_Z standard
 # errors of their paired difference (with few worlds, a card ahead by chance replaced a good one).
 PRIOR_Z = 1.0
-# ``PIMC_CHELEM`` draws at least CHELEM_WORLDS worlds for the taker's side's decisions while every trick
-# has gone to it, or all but one after a petit chelem's announcement (``decision_worlds``), its worlds
-# per decision otherwise.  On hands that may take every
-# trick (a triple poignée's trumps and Kings, 4 players, seat 2; 600 deals a hand), pimc-prior with 4
-# worlds took every trick 2.2 pp less often than deep search (PIMC, 16 worlds) on the same deals, 12 pp
-# less at worst; with 8 worlds throughout 5 pp at worst; with 16 from the second trick on, still 6.7 pp
-# on a hand whose first trick matters; with 16 for every seat while the chelem is alive, within 0.7 pp
-# on every hand, and for the taker's side alone within 1.8 pp in two-thirds of the time; with 12 for the
-# taker's side, within 2.2 pp at 4 players and 2.8 at 5, a tenth faster again (docs/performance.md,
-# "The taker's choices against deep search", "A chelem in sight").
+# ``PIMC_CHELEM`` draws at least CHELEM_WORLDS worlds for the taker's side's decisions while every trick has
+# gone to it, or all but one after a petit chelem's announcement (``decision_worlds``), its worlds per decision
+# otherwise: with fewer it lets slip chelems that deep search takes (docs/design.md, "The default: the
+# heuristic where it agrees, a short search where it does not"; docs/journal/calibration.md, "A chelem in sight").
 CHELEM_WORLDS = 12
 
 KING_BITS = np.uint64(sum(1 << (s * 14 + 13) for s in range(4)))
@@ -343,8 +284,8 @@ def play_likelihood(world_s, world_t, st, start, past, seat, partner, mismatch, 
     position ``start``: the product over those cards of 1 when the card is the heuristic's choice in
     the world (``kernels.playout.heuristic_at``) and ``mismatch`` when not.  A likelihood up to a
     constant factor, on purpose not divided by the number of legal cards: players are not random,
-    and dividing would favour worlds where a seat had few cards to choose from (measured: −11 a deal
-    in duplicate at 4 players).  The world's hands at ``start`` are its hands now and the cards each
+    and dividing would favour worlds where a seat had few cards to choose from (it lost in duplicate:
+    docs/journal/inference.md).  The world's hands at ``start`` are its hands now and the cards each
     seat played since; the replay runs in ``scratch`` (``replay_scratch``)."""
     rs, rt, rst, result, policies, no_trace = scratch
     players = st[PLAYERS]
@@ -631,7 +572,7 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
         state, n_eval = resampled_worlds(sampler, state, st, seat, constrain, start, past, worlds, kept_s, kept_t,
                                          kept_partner, kept_count)
     solving = solve_tricks > 0 and HAND_SIZE[players] - st[TRICK] <= solve_tricks
-    race = race and not solving      # solved endings: every class in every world (racing there lost 0.7 a deal at 4p)
+    race = race and not solving      # solved endings: every class in every world (a rare world can swing an ending)
     solved_cards = np.empty(MAX_MOVES, dtype=np.int64)
     solved_values = np.empty(MAX_MOVES, dtype=np.int64)
     evaluated = n_eval
@@ -769,7 +710,8 @@ def play_deal(searching, hs, ht, st, policies, worlds, state, result, trace):
     The choice is made by the argument's type where the caller compiles (a branch on ``is None`` that Numba
     prunes, through inlined callers too): the batch drivers come in two versions, one of which passes
     ``None`` and so never compiles the search beneath its threaded loop, for the commands that do not
-    search (``--policy heuristic``: a first ``bid`` with an empty cache 106 s -> 40 s, docs/performance.md).
+    search (``--policy heuristic``: a first run compiles far less; docs/journal/compiling.md,
+    docs/journal/2026-11-29-first-runs.md).
     ``SEARCH`` (an int64, not a constant ``True``: a literal would be typed twice, and an ``@overload``
     choosing by a literal compiled its whole search once more only to learn its type)."""
     if searching is None:

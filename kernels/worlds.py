@@ -12,30 +12,29 @@ these constraints is equally likely, so a world is drawn with probability 1 / (t
   position by dynamic programming over the room left (a mixed-radix code).  The room left says how
   many constrained cards are placed, so the table holds one number per code, filled in one pass.
   Only the codes whose total is between the last group's size and that plus the constrained cards
-  can be reached (a sixth of them at 4 players, an eighth at 5, over heuristic deals); the place
-  with the most room is the code's lowest digit, so those codes are runs of consecutive codes, and
-  the pass visits them alone (the table's other entries are never read and never written).
+  can be reached; the place with the most room is the code's lowest digit, so those codes are runs
+  of consecutive codes, and the pass visits them alone (the table's other entries are never read and
+  never written).
 
-Worlds are then drawn by ``sample_world`` in about a microsecond.  The plan needs no rejection, so even
-very constrained positions late in a deal (two seats out of trumps, one holding them all) cost nothing
-extra.
+Worlds are then drawn by ``sample_world`` cheaply.  The plan needs no rejection, so even very
+constrained positions late in a deal (two seats out of trumps, one holding them all) cost nothing extra.
 
 The table's size is the product of the places' room, so the search plans with alike places merged
 (``exact_plan``): places that every card may go to together or not at all (seats that have shown no
 void, or whose voids are the same) are one place holding their room, planned and drawn as such, and
 ``draw_exact`` then shuffles each merged place's cards and deals them to its places by their room.
 Every way to fill the merged places splits into the same number of ways to share their cards out, so
-the draws stay uniform.  At 5 players, where four seats and the aside are planned, the plans of a
-Prise deal took half the time (docs/performance.md, "Planning the worlds").  A plan holds the work
-arrays of its draws, so one plan draws in one thread at a time.
+the draws stay uniform.  This matters most at 5 players, where four seats and the aside are planned
+(docs/design.md, "Dealing what a seat cannot see"; docs/journal/search-time.md, "Planning the
+worlds").  A plan holds the work arrays of its draws, so one plan draws in one thread at a time.
 
 The plan's cost grows with the constrained cards, and one case makes many: a place with little room
 closed to cards that may go everywhere else.  Under Prise and Garde a defender knows that no King and
 no unshown trump was discarded, so some twenty cards form a group of their own beside the free cards,
 and the table counts every way they spread over the seats: at 5 players a defender's early decisions
-took 200 to 800 us to plan, against about 1 us a world.  ``plan_worlds`` then plans with that place
-open to those cards too (one group: the plan costs next to nothing) and ``sample_plan`` draws again
-any world that puts one of them there: rejection, uniform over the worlds that meet every constraint.
+cost far more to plan than their worlds to draw.  ``plan_worlds`` then plans with that place open to
+those cards too (one group: the plan costs next to nothing) and ``sample_plan`` draws again any world
+that puts one of them there: rejection, uniform over the worlds that meet every constraint.
 It does so when the chance that a draw is kept is at least ``RELAX_MIN_CHANCE`` (estimated as if the
 place's free room were filled at random from the cards that may go there), and after ``RELAX_TRIES``
 draws all rejected it draws from the exact plan (a mixture of uniform draws is uniform).

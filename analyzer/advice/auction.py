@@ -25,13 +25,10 @@ from kernels.auction import uniform_draws, weighted_deals_batch
 # few points off the count is not ruled out.
 BID_NOISE = 8.0
 # A searched run on weighted deals keeps deal i with probability min(1, w_i / level) and weighs it
-# max(w_i, level) (rejection sampling: every weighted mean stays unbiased).  Played in full, the deals'
-# weights spread so that a deal counts as 0.40 to 0.55 of an effective one (Kish) after one to three
-# earlier bids (the README's hand after pass, prise: 0.55; after pass, pass, prise: 0.43); kept so,
-# the deals weigh nearly alike and each searched deal counts nearly as a whole one, for a few
-# microseconds of dealing per deal turned away.  The level is the THINNING_QUANTILE of the weights of
-# the first THINNING_SAMPLE deals (over 1% of deals are then kept whatever the auction); the draws
-# come from streams of their own (THINNING_SALT), not the deals' or their play's.
+# max(w_i, level) (rejection sampling: every weighted mean stays unbiased), so that its costly deals weigh
+# nearly alike and each counts nearly as a whole one.  The level is the THINNING_QUANTILE of the weights of
+# the first THINNING_SAMPLE deals (over 1% of deals are then kept whatever the auction); the draws come from
+# streams of their own (THINNING_SALT), not the deals' or their play's (docs/design.md, "The auction's weights").
 THINNING_SAMPLE = 4096
 THINNING_QUANTILE = 0.99
 THINNING_SALT = 0x7A11CE5D

@@ -6,12 +6,12 @@ sampled deals (common random numbers: the deals and streams are shared, so the d
 candidates are measured much more precisely than the scores themselves).  The taker's expected
 score ranks them.  Under the mixed model the heuristic's ``SEARCHED`` best are then played again by
 the model's search for the contract on the first of those deals, and ranked by that: the heuristic
-screens dozens of candidates in a second, the search decides between the few it leaves (against deep
-search, the heuristic's own first choice cost up to 30 points a deal on some hands).  The search plays
-them ``SEARCH_CHUNK`` deals at a time (``race``), up to ``SEARCHED_DEALS``, its deals going to the
-candidates not ``RACE_BEHIND_Z`` standard errors behind its best, within a budget of plays by player
-count: between close candidates its differences have standard errors up to 7 points a deal on 300
-deals, and more deals for them bring its choice closer to deep search's (``docs/performance.md``).
+screens dozens of candidates quickly, the search decides between the few it leaves (the heuristic's own
+first choice can be far from deep search's).  The search plays them ``SEARCH_CHUNK`` deals at a time
+(``race``), up to ``SEARCHED_DEALS``, its deals going to the candidates not ``RACE_BEHIND_Z`` standard
+errors behind its best, within a budget of plays by player count: close candidates need many deals to part
+(docs/design.md, "The default: the heuristic where it agrees, a short search where it does not";
+docs/journal/calibration.md, "The taker's choices against deep search").
 """
 
 from __future__ import annotations
@@ -41,18 +41,13 @@ MAX_DEALS = 200_000     # at most (the scores of every candidate on every deal a
 SEARCHED = 5            # under the mixed model, the heuristic's best candidates the search plays again
 SEARCH_CHUNK = 300      # on the first of the same deals, so many at a time (``race``),
 SEARCHED_DEALS = 1200   # up to so many,
-# and at most so many plays (a candidate on a deal) in all, by player count: a command within 10 s on
-# two cores (a play of the search costs 1.9 to 2.4 ms at 3 players, 3.0 to 3.5 at 4, 2.1 to 2.4 at 5).
-# Against deep search on calibrate-choices' hands (30 at 3 and 4 players, 20 at 5), in expectation over
-# the command's seeds: the same choice, or one within a standard error of it in deep search's play, on
-# 80.9%, 80.7% and 78.4% of the hands with 300 deals for the five (1,500 plays), 83.8%, 82.6% and
-# 84.4% with these budgets, 88.5% at 5 players with 1,200 deals for the five (docs/performance.md).
+# and at most so many plays (a candidate on a deal) in all, by player count: a command within 10 s on two
+# cores (docs/journal/calibration.md, "The taker's choices against deep search").
 SEARCH_BUDGET: dict[int, int] = {3: 3000, 4: 2400, 5: 3300}
 # A candidate stops once its score is so many standard errors behind the best one's on the deals played
 # (``bid`` stops an option at ``analyzer.runs.BEHIND_Z``, 4: there the stopped option's figures are
-# reported; here only the choice is).  On the same hands, within a standard error of deep search's choice
-# with 4 / 2: 83.8 / 84.8%, 82.6 / 82.4%, 84.4 / 84.9% of the hands at 3, 4 and 5 players, the mean
-# cost 1.54 / 1.38, 2.13 / 2.14, 2.00 / 1.93 points a deal, 5 to 8% fewer plays (docs/performance.md).
+# reported; here only the choice is).  2 agreed with deep search as 4 did, for fewer plays
+# (docs/journal/calibration.md, "The taker's choices against deep search").
 RACE_BEHIND_Z = 2.0
 
 

@@ -87,14 +87,11 @@ class OddsResult:
                 "score_of": "taker", "contracts": [c.as_dict() for c in self.contracts]}
 
 
-# A chelem in sight (``chelem_in_sight``): the mixed model's search of few worlds takes fewer chelems than
-# deep search where the chelem hangs on the first tricks' play (4 players, seat 2, hands of a triple
-# poignée's trumps and Kings: Garde sans' and contre's chelems 2.5 pp short on average, 11 pp at worst, on
-# 600 deals a hand); the chelem search (``analyzer.runs.CHELEM_SEARCH``) takes them as deep search does
-# (+0.1 pp, 1.7 at worst) for a search a quarter dearer on random deals.  So a hand gets it when the
-# heuristic, which takes fewer chelems still, takes one at Prise on CHELEM_SIGHT of SIGHT_DEALS deals or
-# more: every such hand whose chelem mattered did (their Prise chelems 1.5 to 92%), and none of the
-# calibration's 300 random hands (0.25% at most; docs/performance.md, "A chelem in sight").
+# A chelem in sight (``chelem_in_sight``): the heuristic's play of the hand at Prise takes every trick on
+# CHELEM_SIGHT of SIGHT_DEALS deals or more.  The mixed model's search of few worlds lets slip chelems that hang
+# on the first tricks' play; such a hand's contracts are searched by ``analyzer.runs.CHELEM_SEARCH`` instead,
+# whose chelems follow deep search's (docs/design.md, "The default: the heuristic where it agrees, a short
+# search where it does not"; docs/journal/calibration.md, "A chelem in sight").
 CHELEM_SIGHT = 0.01
 SIGHT_DEALS = 2000
 SIGHT_SALT = 0x3C6EF372FE94F82B

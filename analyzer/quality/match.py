@@ -22,7 +22,7 @@ from analyzer.stats import Mean
 from kernels import match as K
 
 # Each deal keeps MATCH_SIZE int64 results (32 bytes) plus a float per played deal: 10^8 deals take
-# about 4 GB, which a 24 GiB machine holds with room to spare (and about an hour of heuristic play).
+# about 4 GB, which a 24 GiB machine holds with room to spare (and long hours of heuristic play).
 MAX_DEALS = 100_000_000
 
 # The playing policies, and the search with one of its components over pimc-uniform, to measure each

@@ -3,8 +3,7 @@
 A calibration's deep run plays deals of its own, so a default's gap to it carries the deep run's noise
 (2.9 pp at 300 deals near even odds), wider than the differences between play models; showing that 95%
 of the hands fall within ±3 pp that way takes some 2,500 deep deals a hand.  Played on the same deals,
-the two models' outcomes differ on few of them (Prise: 8% at 4 players, 17% at 5, with the mixed
-model's search against 16 worlds), so the difference of their probabilities of
+the two models' outcomes differ on few of them, so the difference of their probabilities of
 success (the tested model's bias: what its expectation misses of deep search's) is measured far more
 closely.  The default's answer is its model's expectation plus its own noise, whose standard error the
 answer reports, so with the biases it says how often that answer falls within ±3 pp of deep search's

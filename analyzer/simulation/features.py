@@ -6,7 +6,8 @@ option, whoever ends up taking (``bid``).  Each names the features that are a se
 variates: the heuristic's play of the same deal, its same figure and those ``controls`` (the score, made or
 won, and the points beyond those needed, as they are and capped at +-CLOSE_POINTS, where the deal's outcome
 hangs on a trick or two): together they leave less of a searched figure's variance than the figure alone
-(docs/performance.md).
+(docs/design.md, "The heuristic's play as a control variate"; docs/journal/calibration.md, "Several
+controls, and runs cut to the deals still needed").
 """
 
 from __future__ import annotations

@@ -191,8 +191,8 @@ def test_one_class_needs_no_search():
 
 def test_one_class_without_racing_draws_its_worlds_and_plays_the_heuristics_card():
     # Not racing (the mixed default's search): the worlds are drawn and played as ever (skipping their
-    # rollouts would save about 1% of a search's work: measured, not done), every card ties, and the
-    # tie goes to the heuristic's card.
+    # rollouts would save little of a search's work), every card ties, and the tie goes to the
+    # heuristic's card.
     rng = random.Random(3)
     found = 0
     for _ in range(400):

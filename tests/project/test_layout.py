@@ -81,7 +81,7 @@ def test_a_command_loads_only_its_own_module():
 
 
 def test_a_command_that_simulates_nothing_starts_without_numba():
-    # score checks and scores a summary: neither it nor the group imports Numba (about 0.3 s of a start);
+    # score checks and scores a summary: neither it nor the group imports Numba (much of a start's time);
     # the simulations' options live apart (cli.simulation_options).
     code = ("import sys, click, cli.main; m = cli.main.main; m.get_command(click.Context(m), 'score'); "
             "print('numba' in sys.modules)")

@@ -59,7 +59,7 @@ def test_the_mixed_model_plays_each_contract_as_its_table_says(players):
 def test_the_heuristic_plays_no_contract_and_a_pass_at_four_and_five_players():
     """The calibration found the heuristic's Prise and Garde spread beyond noise at every player count:
     they are searched (at 5 players since the heuristic's play became the search's control variate,
-    which brought the search within the seconds; docs/performance.md)."""
+    which brought the search within the seconds; docs/journal/calibration.md)."""
     for players in (3, 4, 5):
         assert [own_model(c, players).searches for c in Contract] == [True] * 4
     assert MIXED_WORLDS[3][0] == MIXED_WORLDS[3][1] and MIXED_WORLDS[4][0] > MIXED_WORLDS[4][1]  # more for Prise at 4
