@@ -82,6 +82,7 @@ def test_the_reasons_before_the_play():
     assert R.bid_reasons("prise", "garde") == ["bid_too_low"]
     assert R.bid_reasons("garde-sans", "prise") == ["bid_too_high"]
     assert R.bid_reasons("garde", "pass") == ["took_a_passing_hand"]
+    assert R.bid_reasons("garde-sans", "garde-sans + chelem") == ["chelem_not_announced"]
     hand = parse_mask("1C 2C 5D 6D 7D 8D 1S 2S 3S 4S 5S 6S 7S 8S 9S 10S 1H 2H 3H 4H 5H 6H 7H 8H")
     assert R.discard_reasons(hand, "5D 6D 7D 8D 3S 4S", "1C 2C 5D 6D 7D 8D") == ["void_not_made"]
     assert R.discard_reasons(hand, "1C 2C 5D 6D 7D 8D", "5D 6D 7D 8D 3S 4S") == []
@@ -116,6 +117,7 @@ def test_losses_in_contract_points_whatever_the_seat_and_the_contract():
     bid = [Option("garde", Mean(60.0, 1.0, 9), None, Mean(0.0, 0.0, 9)), Option("pass", Mean(0.0, 1.0, 9), None,
                                                                                   Mean(-60.0, 1.0, 9))]
     assert bid_scale(4, bid, "pass") == 6 and bid_scale(4, bid, "garde") == 6
+    assert bid_scale(4, [Option("garde-sans + chelem", Mean(0.0, 1.0, 9), None, Mean(0.0, 0.0, 9))], "pass") == 12
 
 
 def test_one_blunder_among_twenty_good_cards_takes_the_accuracy_clearly_down():

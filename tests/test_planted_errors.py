@@ -55,7 +55,9 @@ def _decision(rec, seat: int, phase: str, seed: int):
 def test_a_pass_with_a_monster_is_flagged(seed):
     rec, seat = monster_passed(seed)
     d = _decision(rec, seat, "bid", seed)
-    assert d.played == "pass" and d.verdict is not None and d.reasons == ("passed_a_taking_hand",)
+    assert d.played == "pass" and d.verdict == "blunder"
+    assert d.best.choice == "garde-contre + chelem"            # the announcement offered beside the bids
+    assert d.reasons == ("passed_a_taking_hand", "chelem_not_announced")
 
 
 @pytest.mark.slow

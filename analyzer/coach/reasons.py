@@ -188,7 +188,10 @@ def _contract(token: str) -> Contract | None:
 
 
 def bid_reasons(played: str, best: str) -> list[str]:
-    made, better = _contract(played), _contract(best)
+    chelem = best.endswith(" + chelem")
+    made, better = _contract(played), _contract(best.removesuffix(" + chelem"))
+    if chelem:
+        return (["passed_a_taking_hand"] if made is None else []) + ["chelem_not_announced"]
     if made is None and better is not None:
         return ["passed_a_taking_hand"]
     if made is not None and better is None:

@@ -147,7 +147,7 @@ def bid_scale(players: int, options: list[Option], played: str) -> float:
     counts as a Prise)."""
     def mult(token: str) -> int:
         try:
-            return Contract.parse(token).multiplier
+            return Contract.parse(token.removesuffix(" + chelem")).multiplier
         except RulesError:
             return 1                                    # pass
     best = options[0].choice if options else played
