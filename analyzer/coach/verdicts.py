@@ -23,7 +23,7 @@ from analyzer.stats import Mean, Proportion
 
 # Contract points lost, at least, for each verdict (the worst that applies is given); docs/coaching.md
 # gives the measured distributions they come from.
-THRESHOLDS = (("blunder", 15.0), ("mistake", 10.0), ("inaccuracy", 4.0))
+THRESHOLDS = (("blunder", 15.0), ("mistake", 10.0), ("inaccuracy", 4.5))
 NOISE_SE = 2.0          # a loss counts only when it is more than this many standard errors
 
 
