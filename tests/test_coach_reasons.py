@@ -130,3 +130,31 @@ def test_one_blunder_among_twenty_good_cards_takes_the_accuracy_clearly_down():
     assert clean > 85 and clean - erring >= 10
     assert accuracy([card(0.0)] * 5) == 100 and accuracy([]) is None
     assert accuracy(good + [card(5.0)]) > erring         # an inaccuracy moves it less
+
+
+def _finished(keep_petit: bool) -> Game:
+    """The constructed deal played out: each seat its highest legal card, but seat 4 keeps the Petit
+    to the last trick (``keep_petit``) or plays it at the first chance."""
+    g = game()
+    while g.phase is Phase.PLAY:
+        legal = sorted(C.cards_of(g.legal_cards()))
+        if g.to_act == 3 and C.PETIT in legal:
+            if not keep_petit:
+                g.play(C.PETIT)
+                continue
+            if len(legal) > 1:
+                legal.remove(C.PETIT)
+        g.play(legal[-1])
+    return g
+
+
+def test_petit_au_bout_lost_and_missed_against_the_better_line():
+    kept, spent = _finished(True), _finished(False)
+    assert R.petit_au_bout(kept).value == "defence" and R.petit_au_bout(spent) is None
+    assert "petit_au_bout_lost" in R.card_reasons(0, 0, kept, spent)       # the taker's side let it through
+    assert "petit_au_bout_missed" in R.card_reasons(3, 0, spent, kept)     # the defence could have had it
+    assert "petit_au_bout_lost" not in R.card_reasons(3, 0, kept, spent)
+    assert "petit_au_bout_missed" not in R.card_reasons(0, 0, spent, kept)
+    turned = [s for s in range(4) if "outcome_turned" in R.card_reasons(s, 0, kept, spent)]
+    assert turned == ([] if R.good_outcome(kept, 0) == R.good_outcome(spent, 0) else
+                      [s for s in range(4) if R.good_outcome(spent, s) and not R.good_outcome(kept, s)])
