@@ -101,11 +101,17 @@ def _render(reports, records, fmt: str) -> str:
     return "".join(_table(r) for r in reports)
 
 
-def group_text(choices: list[str], sep: str | None = None) -> str:
-    """Equal alternatives together: "13, 11 or 4" (or joined by ``sep``)."""
+def group_text(choices: list[str], sep: str | None = None, width: int | None = None) -> str:
+    """Equal alternatives together: "13, 11 or 4" (or joined by ``sep``); within ``width`` characters,
+    the first ones and how many more: "EX, 1S (+5 equal)"."""
     if sep is not None:
         return sep.join(choices)
-    return choices[0] if len(choices) == 1 else ", ".join(choices[:-1]) + " or " + choices[-1]
+    text = choices[0] if len(choices) == 1 else ", ".join(choices[:-1]) + " or " + choices[-1]
+    k = len(choices)
+    while width is not None and len(text) > width and k > 1:
+        k -= 1
+        text = ", ".join(choices[:k]) + f" (+{len(choices) - k} equal)"
+    return text
 
 
 def _table(report) -> str:
@@ -117,7 +123,7 @@ def _table(report) -> str:
         if not d.judged:
             continue
         loss = d.loss
-        best = group_text(d.best_group)
+        best = group_text(d.best_group, width=25)
         why = "; ".join(LABELS[r] for r in d.reasons)
         lines.append(f"{d.seat + 1:>4}  {d.phase:<8}{d.trick or '':>5}  {d.played + MARKS[d.verdict]:<26}"
                      f"{best:<26}{loss.mean:>8.1f} {loss.se:>6.1f}  {d.verdict or ''}"

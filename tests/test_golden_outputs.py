@@ -87,7 +87,7 @@ GOLDEN = [
      f"discard {q(DH)} --chien 'CD 6D 2D 7C 3C KC' --policy heuristic --deals 300 --format csv"),
     ("12d6d6667f900a09722b7c528dbad74d3324acf6f478590ac3b610870a8479b8",
      "analyze data/records/four-players.txt --policy heuristic --deals 20 --format json"),
-    ("23c1ee22da5c1c259e25d5ce89cb15fdce891f351d10f0a0658195bd055937b2",
+    ("9185a86c32ecd5165c1602d1da79ed2162d1faeb53d9d4499ec19b6740caa77a",
      "analyze data/records/four-players.txt --policy heuristic --deals 20"),
 ]
 CHEAP = [(digest, command) for digest, command in GOLDEN if "--policy heuristic" in command]
