@@ -158,3 +158,31 @@ def test_petit_au_bout_lost_and_missed_against_the_better_line():
     turned = [s for s in range(4) if "outcome_turned" in R.card_reasons(s, 0, kept, spent)]
     assert turned == ([] if R.good_outcome(kept, 0) == R.good_outcome(spent, 0) else
                       [s for s in range(4) if R.good_outcome(spent, s) and not R.good_outcome(kept, s)])
+
+
+CHELEM_HANDS = (
+    "5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 KS",
+    "1 2 3 4 1H 2H 3H 4H 5H 6H 7H 8H 9H 10H JH CH QH KH",
+    "1S 2S 3S 4S 5S 6S 7S 8S 9S 10S JS CS QS 1D 2D 3D 4D 5D",
+    "6D 7D 8D 9D 10D JD CD QD KD 1C 2C 3C 4C 5C 6C 7C 8C 9C",
+)
+
+
+def _chelem_deal(king_first: bool) -> Game:
+    """Seat 1 takes a Garde sans with seventeen trumps and the KS: trumps drawn first, it takes every
+    trick; the KS led first, seat 2 trumps it."""
+    deal = Deal(tuple(Hand.parse(h) for h in CHELEM_HANDS), Hand.parse("10C JC CC QC KC EX"))
+    g = Game.for_play(deal, Rules(players=4), 0, Contract.GARDE_SANS)
+    if king_first:
+        g.play(C.suit_card(0, C.KING))
+    while g.phase is Phase.PLAY:
+        g.play(max(C.cards_of(g.legal_cards())))
+    return g
+
+
+def test_a_chelem_missed_only_by_the_side_that_could_have_made_it():
+    made, missed = _chelem_deal(False), _chelem_deal(True)
+    assert R.whole_chelem(made, 0) and not R.whole_chelem(missed, 0) and not R.whole_chelem(made, 1)
+    assert "chelem_missed" in R.card_reasons(0, 0, missed, made)
+    assert "chelem_missed" not in R.card_reasons(0, 0, made, missed)
+    assert "chelem_missed" not in R.card_reasons(1, 0, missed, made)
