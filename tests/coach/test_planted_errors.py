@@ -1,4 +1,4 @@
-"""Planted errors (``tests/planted.py``) at three seeds: each flagged with the planted card by
+"""Planted errors (``tests/support/planted.py``) at three seeds: each flagged with the planted card by
 ``analyze``; the Excuse lost and the Queen given to the taker at least mistakes; the erring seat's
 accuracy clearly below the others'."""
 
@@ -8,7 +8,7 @@ from analyzer import cards as C
 from analyzer.coach.deal import analyze_record
 from analyzer.runs import Settings
 from analyzer.notation import parse_mask
-from tests.planted import KINDS, bad_discard, monster_passed, planted, wrong_call
+from tests.support.planted import KINDS, bad_discard, monster_passed, planted, wrong_call
 
 SEEDS = (5, 6, 7)
 AT_LEAST_MISTAKE = {"excuse_kept", "queen_under_king"}
