@@ -19,7 +19,8 @@ from cli.progress import Progress
 from cli.record import load_checked
 
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??", None: ""}
-CSV_FIELDS = ["deal", "seat", "phase", "trick", "played", "best", "loss", "loss_se", "verdict", "hindsight_best"]
+CSV_FIELDS = ["deal", "seat", "phase", "trick", "played", "best", "best_group", "loss", "loss_se", "loss_score",
+              "loss_score_se", "verdict", "reasons", "hindsight_best"]
 
 
 def _seats(ctx, param, value: str):
@@ -51,9 +52,10 @@ def _seats(ctx, param, value: str):
               help="Write the report here (required for html); written whole or not at all.")
 def analyze(file, seats, policy, worlds, deals, seed, jobs, quiet, fmt, out) -> None:
     """Judge every decision of the deals in FILE (deal records, docs/records.md) from what the seat
-    knew then: the best alternative, the expected points lost with its standard error, a verdict
-    (inaccuracy, mistake, blunder) when the loss is beyond noise, the best choice in hindsight, and
-    a summary per seat (docs/coaching.md)."""
+    knew then: the best alternatives (those equal within noise together), the expected points lost
+    in contract points with its standard error, a verdict (inaccuracy, mistake, blunder) when the
+    loss is beyond noise with the facts that make it, the best choice in hindsight, and a summary per
+    seat with an accuracy (docs/coaching.md)."""
     if fmt == "html" and out is None:
         raise click.UsageError("--format html writes a page: give its path with --out")
     if out is not None:
@@ -90,6 +92,8 @@ def _render(reports, records, fmt: str) -> str:
             for d in r.decisions:
                 if d.judged:
                     row = d.as_dict()
+                    row["best_group"] = group_text(row["best_group"], "|")
+                    row["reasons"] = " ".join(row["reasons"])
                     writer.writerow({"deal": r.index + 1, **{k: row[k] for k in CSV_FIELDS if k != "deal"}})
         return buf.getvalue()
     if fmt == "html":
@@ -97,21 +101,37 @@ def _render(reports, records, fmt: str) -> str:
     return "".join(_table(r) for r in reports)
 
 
+def group_text(choices: list[str], sep: str | None = None, width: int | None = None) -> str:
+    """Equal alternatives together: "13, 11 or 4" (or joined by ``sep``); within ``width`` characters,
+    the first ones and how many more: "EX, 1S (+5 equal)"."""
+    if sep is not None:
+        return sep.join(choices)
+    text = choices[0] if len(choices) == 1 else ", ".join(choices[:-1]) + " or " + choices[-1]
+    k = len(choices)
+    while width is not None and len(text) > width and k > 1:
+        k -= 1
+        text = ", ".join(choices[:k]) + f" (+{len(choices) - k} equal)"
+    return text
+
+
 def _table(report) -> str:
+    from analyzer.coach.reasons import LABELS
     lines = [f"deal {report.index + 1} ({report.players} players; {report.policy} play, "
-             f"{report.worlds} worlds per card)"]
+             f"{report.worlds} worlds per card; losses in contract points)"]
     lines.append(f"{'seat':>4}  {'phase':<8}{'trick':>5}  {'played':<26}{'best':<26}{'loss':>8} {'± se':>6}  verdict")
     for d in report.decisions:
         if not d.judged:
             continue
         loss = d.loss
-        best = d.best.choice if d.best else ""
+        best = group_text(d.best_group, width=25)
+        why = "; ".join(LABELS[r] for r in d.reasons)
         lines.append(f"{d.seat + 1:>4}  {d.phase:<8}{d.trick or '':>5}  {d.played + MARKS[d.verdict]:<26}"
-                     f"{best:<26}{loss.mean:>8.1f} {loss.se:>6.1f}  {d.verdict or ''}")
-    lines.append("summary (points lost, verdicts, accuracy):")
+                     f"{best:<26}{loss.mean:>8.1f} {loss.se:>6.1f}  {d.verdict or ''}"
+                     f"{': ' + why if why else ''}".rstrip())
+    lines.append("summary (contract points lost, verdicts, accuracy):")
     for seat, s in report.summary().items():
         acc = "n/a" if s.accuracy is None else f"{s.accuracy:.0f}%"
         counts = ", ".join(f"{n} {k}" for k, n in s.verdicts.items())
-        lines.append(f"  seat {seat + 1}: {s.points_lost:.1f} points lost over {s.judged} judged decisions; "
+        lines.append(f"  seat {seat + 1}: {s.lost:.1f} contract points lost over {s.judged} judged decisions; "
                      f"{counts}; accuracy {acc}")
     return "\n".join(lines) + "\n\n"

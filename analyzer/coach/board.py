@@ -192,13 +192,26 @@ def hindsight_curve(start: Game, cards: list[int], settings: Settings, seed: int
     return out
 
 
-def line_for(before: Game, card: int, settings: Settings, seed: int) -> dict:
-    """"Show me how": ``card`` played in ``before`` (the real layout), the deal then finished by the
-    strongest play at hand; its tricks from the decision's trick on, and the final scores."""
+def finish_line(before: Game, card: int, settings: Settings, seed: int) -> tuple[Game, str]:
+    """``card`` played in ``before`` (the real layout, unchanged) and the deal finished by the strongest
+    play at hand (``_finish``): the finished game and what finished it."""
     game = copy.deepcopy(before)
-    first = len(game.tricks)
     game.play(card)
-    game, by = _finish(game, settings, seed)
+    return _finish(game, settings, seed)
+
+
+def line_seed(settings: Settings, i: int) -> int:
+    """The stream of the line of the ``i``-th decision of a report."""
+    return (settings.seed * 0x9E3779B97F4A7C15 + LINE_SEED) % 2**63 + 1000 + i
+
+
+def line_for(before: Game, card: int, settings: Settings, seed: int,
+             finished: tuple[Game, str] | None = None) -> dict:
+    """"Show me how": ``card`` played in ``before`` (the real layout), the deal then finished by the
+    strongest play at hand (``finished``, when already played); its tricks from the decision's trick
+    on, and the final scores."""
+    first = len(before.tricks)
+    game, by = finished or finish_line(before, card, settings, seed)
     tricks = [{"leader": t.leader + 1, "seats": [s + 1 for s in t.seats], "cards": [C.TOKENS[c] for c in t.cards],
                "winner": t.winner + 1} for t in game.tricks[first:]]
     r = game.result()
@@ -207,10 +220,12 @@ def line_for(before: Game, card: int, settings: Settings, seed: int) -> dict:
             "made": _made(game)}
 
 
-def board_extras(original, record, report_decisions, positions: dict, settings: Settings) -> dict:
+def board_extras(original, record, report_decisions, positions: dict, settings: Settings,
+                 finished: dict | None = None) -> dict:
     """The board's figures for ``original`` (a record; ``record`` is the same, completed by a stand-in
     layout when some hands are unknown): ``positions`` maps each flagged card decision's place in
-    ``report_decisions`` to the game it was made in."""
+    ``report_decisions`` to the game it was made in; ``finished``, the lines already played
+    (``finish_line``) by place."""
     complete = original.replay.complete
     game = record.game
     out = {"table": table_data(original, game), "curve": {"cards": sum(len(t.cards) for t in game.tricks) + len(game.current),
@@ -231,7 +246,8 @@ def board_extras(original, record, report_decisions, positions: dict, settings: 
         if d.phase != "card" or not d.verdict or i not in positions:
             continue
         before = positions[i]
-        line = line_for(before, C.TOKENS.index(d.best.choice), settings, seed + 1000 + i)
+        line = line_for(before, C.TOKENS.index(d.best.choice), settings, line_seed(settings, i),
+                        (finished or {}).get(i))
         actual = [{"leader": t.leader + 1, "seats": [s + 1 for s in t.seats], "cards": [C.TOKENS[c] for c in t.cards],
                    "winner": t.winner + 1} for t in game.tricks[len(before.tricks):]]
         if game.current:

@@ -9,18 +9,24 @@ place in the record, so a report does not depend on which seats are analysed or 
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from analyzer.coach.board import board_extras, luck_and_skill
+from analyzer import cards as C
+from analyzer.coach import reasons as R
+from analyzer.coach.board import board_extras, finish_line, line_seed, luck_and_skill
 from analyzer.coach.cards import WORLDS, judge_card
 from analyzer.coach.decisions import judge_before_play
 from analyzer.coach.standin import stand_in
-from analyzer.coach.verdicts import Decision
+from analyzer.coach.verdicts import Decision, bid_scale, contract_scale
+from analyzer.errors import TarotError
+from analyzer.game import Game
 from analyzer.notation import parse_card
 from analyzer.runs import Settings
 
 GOLDEN = 0x9E3779B97F4A7C15
+ACCURACY_SCALE = 5.0        # contract points of mean loss per judged decision that take accuracy to 100/e
 
 
 @dataclass(frozen=True)
@@ -29,12 +35,15 @@ class SeatSummary:
     judged: int
     points_lost: float
     verdicts: dict[str, int]
-    by_phase: dict[str, float]          # points lost per phase
+    by_phase: dict[str, float]          # points lost per phase (own score)
     accuracy: float | None              # 0-100, see ``accuracy``
+    lost: float = 0.0                   # contract points lost
+    lost_by_phase: dict[str, float] = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         return {"judged": self.judged, "points_lost": self.points_lost, "verdicts": dict(self.verdicts),
-                "points_lost_by_phase": dict(self.by_phase), "accuracy": self.accuracy}
+                "points_lost_by_phase": dict(self.by_phase), "contract_points_lost": self.lost,
+                "contract_points_lost_by_phase": dict(self.lost_by_phase), "accuracy": self.accuracy}
 
 
 @dataclass(frozen=True)
@@ -66,27 +75,57 @@ class DealReport:
 
 
 def accuracy(decisions: Iterable[Decision]) -> float | None:
-    """The share (0-100) of the points at stake that the seat kept: over its judged decisions, the sum
-    of (choice made − worst alternative) over the sum of (best − worst).  None when nothing was at stake."""
-    kept = stake = 0.0
-    for d in decisions:
-        if not d.judged or d.made_option is None:
-            continue
-        worst = min(o.score.mean for o in d.options)
-        kept += d.made_option.score.mean - worst
-        stake += d.best.score.mean - worst
-    return 100.0 * kept / stake if stake > 0 else None
+    """100 × exp(−mean loss / ``ACCURACY_SCALE``): the mean, over the seat's judged decisions, of the
+    contract points each lost (docs/coaching.md).  100 when nothing was lost; one blunder among twenty
+    good cards takes it far down.  None when no decision was judged."""
+    losses = [max(d.loss.mean, 0.0) for d in decisions if d.judged and d.made_option is not None]
+    if not losses:
+        return None
+    return 100.0 * math.exp(-sum(losses) / len(losses) / ACCURACY_SCALE)
 
 
 def summarize_seat(seat: int, decisions: list[Decision]) -> SeatSummary:
     judged = [d for d in decisions if d.judged]
     verdicts = {"inaccuracy": 0, "mistake": 0, "blunder": 0}
     by_phase: dict[str, float] = {}
+    lost_by_phase: dict[str, float] = {}
     for d in judged:
         if d.verdict:
             verdicts[d.verdict] += 1
-        by_phase[d.phase] = by_phase.get(d.phase, 0.0) + d.loss.mean
-    return SeatSummary(seat, len(judged), sum(by_phase.values()), verdicts, by_phase, accuracy(judged))
+        by_phase[d.phase] = by_phase.get(d.phase, 0.0) + d.loss_score.mean
+        lost_by_phase[d.phase] = lost_by_phase.get(d.phase, 0.0) + d.loss.mean
+    return SeatSummary(seat, len(judged), sum(by_phase.values()), verdicts, by_phase, accuracy(judged),
+                       sum(lost_by_phase.values()), lost_by_phase)
+
+
+def scaled(d: Decision, game: Game, final: Game) -> Decision:
+    """``d`` with its ``scale``: a bid's from its alternatives, any other's from the contract and the
+    seat's share (the sides as the deal ended: the taker's share at 5 players depends on the call)."""
+    if not d.judged:
+        return d
+    if d.phase == "bid" or final.contract is None:
+        scale = bid_scale(game.rules.players, d.options, d.played)
+    else:
+        alone = game.rules.players == 5 and final.partner is None
+        scale = contract_scale(game.rules.players, final.contract, d.seat, final.taker, final.partner, alone,
+                               game.rules)
+    return dataclasses.replace(d, scale=scale)
+
+
+def named(d: Decision, game: Game, final: Game, line: Game | None) -> Decision:
+    """``d`` with the facts that make its verdict (``analyzer.coach.reasons``); unchanged when not flagged."""
+    if not d.verdict:
+        return d
+    best = d.best.choice
+    if d.phase == "card":
+        found = R.card_reasons(d.seat, d.trick - 1, final, line)
+    elif d.phase == "bid":
+        found = R.bid_reasons(d.played, best)
+    elif d.phase == "discard":
+        found = R.discard_reasons(game.deal.hands[d.seat].mask | game.deal.chien.mask, d.played, best)
+    else:
+        found = R.choice_reasons(d.phase, d.played, best)
+    return dataclasses.replace(d, reasons=tuple(found))
 
 
 def decision_seed(seed: int, index: int) -> int:
@@ -110,20 +149,31 @@ def analyze_record(record, seats: Iterable[int] | None, settings: Settings, inde
     todo = [d for d in record.decisions() if d.seat in wanted]
     out = []
     positions = {}
+    finished = {}
+    final = record.game
     for k, d in enumerate(todo):
         game = record.position(d.index)
         own = settings.with_(seed=decision_seed(settings.seed, d.index))
         if d.phase == "card":
-            out.append(judge_card(game, parse_card(d.action), own, hindsight=complete))
-            if out[-1].judged:
-                positions[len(out) - 1] = game
+            judged = scaled(judge_card(game, parse_card(d.action), own, hindsight=complete), game, final)
+            if judged.judged:
+                positions[len(out)] = game
+            line = None
+            if judged.verdict and complete:
+                try:
+                    finished[len(out)] = finish_line(game, C.TOKENS.index(judged.best.choice), settings,
+                                                     line_seed(settings, len(out)))
+                    line = finished[len(out)][0]
+                except TarotError:
+                    line = None
+            out.append(named(judged, game, final, line))
         else:
-            out.append(judge_before_play(game, d, own))
+            out.append(named(scaled(judge_before_play(game, d, own), game, final), game, final, None))
         if progress:
             progress(k + 1, len(todo))
     report = DealReport(index, record.players, out, settings.policy, settings.worlds_per_card or WORLDS)
     if with_board:
-        board = board_extras(original, record, out, positions, settings)
+        board = board_extras(original, record, out, positions, settings, finished)
         board["luck"] = luck_and_skill(original, out, report.summary())
         report = dataclasses.replace(report, board=board)
     return report

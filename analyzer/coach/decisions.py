@@ -1,5 +1,6 @@
 """Judging the decisions before the first card: the bid, the King call, the discard, the poignée and
-the chelem announcement, each valued by the advice analyses on the same deals for every alternative.
+the chelem announcement, each valued by the advice analyses on the same deals for every alternative
+(but "the best bid + chelem", offered beside the bids when a chelem is in sight: ``with_chelem``).
 
 The bid is valued as ``bid`` values it from the seat's hand given the earlier bids; the call, the
 poignée and the chelem as ``call``, ``poignee`` and ``chelem`` do for the taker (deals dealt from the
@@ -12,16 +13,20 @@ to the taker only.
 
 from __future__ import annotations
 
+import math
+
 from analyzer.advice.bid import bid_advice
 from analyzer.advice.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
 from analyzer.advice.discard import best_discards
+from analyzer.advice.odds import chelem_in_sight
 from analyzer.coach.verdicts import Decision, Option
 from analyzer.errors import TarotError
 from analyzer.game import Game, poignee_level
 from analyzer.hand import Hand
 from analyzer.notation import format_cards, parse_mask
 from analyzer.rules import Contract
-from analyzer.runs import Settings
+from analyzer.runs import MIXED, Settings
+from analyzer.stats import Mean
 
 DEALS = 2000            # deals per decision before the play, by default
 
@@ -52,7 +57,37 @@ def _dealt(game: Game, seat: int) -> Hand:
 def _bid(game: Game, seat: int, action: str, settings: Settings) -> Decision:
     advice = bid_advice(_dealt(game, seat), game.rules, seat, list(game.bids), settings)
     options = [Option(o.token, o.score, None, o.vs_best) for o in advice.options]    # no contract yet
-    return _decision(seat, "bid", action, options)
+    return _decision(seat, "bid", action, with_chelem(game, seat, options, settings))
+
+
+CHELEM_SUFFIX = " + chelem"
+
+
+def with_chelem(game: Game, seat: int, options: list[Option], settings: Settings) -> list[Option]:
+    """The bid's alternatives with "the best contract + chelem" added when a chelem is in sight
+    (``analyzer.advice.odds.chelem_in_sight``, asked of the mixed model's test whatever the policy):
+    its value is the best contract's plus the difference between announcing and not, measured by
+    ``compare`` on deals of its own (so not paired with the bids' deals: its standard errors add)."""
+    best = max(options, key=lambda o: o.score.mean)
+    try:
+        contract = Contract.parse(best.choice)
+    except TarotError:
+        return options                                          # the best is a pass
+    hand = _dealt(game, seat)
+    if not chelem_in_sight(hand, seat, game.rules, settings.with_(policy=MIXED)):
+        return options
+    result = compare("chelem", hand, game.rules, contract, chelem_options(game.rules), seat, settings)
+    by = {a.label: a for a in result.alternatives}
+    announce, silent = by["announce"], by["do not announce"]
+    diff = announce.vs_best.mean - silent.vs_best.mean
+    diff_se = max(announce.vs_best.se, silent.vs_best.se)
+    n = min(best.score.n, announce.score.n)
+    score = Mean(best.score.mean + diff, math.hypot(best.score.se, diff_se), n)
+    if diff <= 0:
+        return options + [Option(best.choice + CHELEM_SUFFIX, score, None, Mean(diff, diff_se, n))]
+    shifted = [Option(o.choice, o.score, o.made, Mean(o.vs_best.mean - diff, math.hypot(o.vs_best.se, diff_se), n))
+               for o in options]
+    return shifted + [Option(best.choice + CHELEM_SUFFIX, score, None, Mean(0.0, 0.0, n))]
 
 
 def _discard(game: Game, seat: int, action: str, settings: Settings) -> Decision:

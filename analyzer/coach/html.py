@@ -53,8 +53,9 @@ knew then); own decisions: the points its judged decisions lost; the rest: the c
 (actual &minus; expected + points lost).</p></section>
 </main>
 <footer>A decision is flagged when the points it lost (the best alternative's expected score minus the
-choice made's, on the same worlds) exceed twice their standard error: {thresholds}. Scores are the deciding
-seat's own. docs/coaching.md says how each figure is computed.</footer>
+choice made's, on the same worlds) exceed twice their standard error: {thresholds}. Losses are in contract
+points (the seat's own score divided by its share and the contract's multiplier); alternatives' values are the
+deciding seat's own scores. docs/coaching.md says how each figure is computed.</footer>
 """
 
 
@@ -75,7 +76,7 @@ def _script_json(data: dict) -> str:
 def report_page(reports: list[DealReport], records=None) -> str:
     """The whole page for the deals of one file (``records`` is accepted for the callers that pass it)."""
     from analyzer.coach.cards import EXACT_TRICKS
-    thresholds = ", ".join(f"{name} from {points:g} points" for name, points in reversed(THRESHOLDS))
+    thresholds = ", ".join(f"{name} from {points:g} contract points" for name, points in reversed(THRESHOLDS))
     deals = "".join(f'<option value="{i}">Deal {r.index + 1}</option>' for i, r in enumerate(reports))
     body = BODY.format(deals=deals, thresholds=html.escape(thresholds), exact=EXACT_TRICKS)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"

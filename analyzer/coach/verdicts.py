@@ -3,19 +3,27 @@
 An alternative's value is the judged seat's expected final score (its own seat score) when it makes
 that choice, estimated on worlds dealt from what it knew, every alternative on the same worlds.  The
 loss of the choice made is the best alternative's value minus its value, deal by deal on the same
-worlds, with its standard error.  A verdict is given only when the loss is beyond noise (more than
-twice its standard error) and at least a threshold in points (``THRESHOLDS``; docs/coaching.md says
-how they were chosen).
+worlds, with its standard error: ``loss_score`` in the seat's own score, ``loss`` in **contract
+points**, the own-score loss divided by the decision's ``scale`` (the seat's share of the score times
+the contract's multiplier, ``contract_scale``), the same unit for every seat and contract.  A verdict
+is given only when the loss is beyond noise (more than twice its standard error) and at least a
+threshold in contract points (``THRESHOLDS``; docs/coaching.md says how they were chosen).
+Alternatives within noise of the best (``best_group``) are equal: a choice among them is never flagged.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from analyzer.coach.reasons import LABELS, SERIOUS
+from analyzer.errors import RulesError
+from analyzer.rules import Contract, Rules
+from analyzer.scoring import seat_shares
 from analyzer.stats import Mean, Proportion
 
-# Points of the seat's own score lost, at least, for each verdict (the worst that applies is given).
-THRESHOLDS = (("blunder", 60.0), ("mistake", 25.0), ("inaccuracy", 8.0))
+# Contract points lost, at least, for each verdict (the worst that applies is given); docs/coaching.md
+# gives the measured distributions they come from.
+THRESHOLDS = (("blunder", 15.0), ("mistake", 10.0), ("inaccuracy", 4.5))
 NOISE_SE = 2.0          # a loss counts only when it is more than this many standard errors
 
 
@@ -44,6 +52,8 @@ class Decision:
     options: list[Option] = field(default_factory=list)
     hindsight_best: str | None = None
     note: str = ""
+    scale: float = 1.0          # own-score points per contract point (``contract_scale``)
+    reasons: tuple[str, ...] = ()       # ``analyzer.coach.reasons`` identifiers, for a flagged decision
 
     @property
     def judged(self) -> bool:
@@ -58,12 +68,23 @@ class Decision:
         return next((o for o in self.options if o.choice == self.played), None)
 
     @property
-    def loss(self) -> Mean:
-        """The best alternative's value minus the choice made's (0 when not judged)."""
+    def loss_score(self) -> Mean:
+        """The best alternative's value minus the choice made's, in the seat's own score (0 when not judged)."""
         made = self.made_option
         if not self.judged or made is None:
             return Mean(0.0, 0.0, 0)
         return Mean(0.0 - made.vs_best.mean, made.vs_best.se, made.vs_best.n)
+
+    @property
+    def loss(self) -> Mean:
+        """The loss in contract points: ``loss_score`` divided by ``scale``."""
+        own = self.loss_score
+        return Mean(own.mean / self.scale, own.se / self.scale, own.n)
+
+    @property
+    def best_group(self) -> list[str]:
+        """The alternatives equal to the best within noise, best first (``equal_to_best``)."""
+        return [o.choice for o in self.options if equal_to_best(o)]
 
     @property
     def p_made_change(self) -> float | None:
@@ -75,15 +96,62 @@ class Decision:
 
     @property
     def verdict(self) -> str | None:
-        return verdict(self.loss)
+        """The loss's verdict (``verdict``); a flagged decision whose facts (``reasons``) include a
+        serious one (``analyzer.coach.reasons.SERIOUS``: an oudler or an honour lost, the contract
+        turned) is at least a mistake.  None for a choice equal to the best within noise."""
+        made = self.made_option
+        if made is None or equal_to_best(made):
+            return None
+        found = verdict(self.loss)
+        if found == "inaccuracy" and SERIOUS.intersection(self.reasons):
+            return "mistake"
+        return found
 
     def as_dict(self) -> dict:
-        loss = self.loss
+        loss, own = self.loss, self.loss_score
         return {"seat": self.seat + 1, "phase": self.phase, "trick": self.trick, "played": self.played,
                 "judged": self.judged, "best": self.best.choice if self.best else self.played,
-                "loss": loss.mean, "loss_se": loss.se, "p_made_change": self.p_made_change,
-                "verdict": self.verdict, "hindsight_best": self.hindsight_best, "note": self.note,
+                "best_group": self.best_group if self.judged else [self.played],
+                "loss": loss.mean, "loss_se": loss.se, "loss_score": own.mean, "loss_score_se": own.se,
+                "scale": self.scale, "p_made_change": self.p_made_change,
+                "verdict": self.verdict, "reasons": list(self.reasons),
+                "reason_labels": [LABELS[r] for r in self.reasons],
+                "hindsight_best": self.hindsight_best, "note": self.note,
                 "alternatives": [o.as_dict() for o in self.options]}
+
+
+def equal_to_best(option: Option) -> bool:
+    """Whether ``option`` is worth the best alternative's value within noise: exactly equal, or its
+    difference from the best, world by world, within ``NOISE_SE`` standard errors."""
+    gap = -option.vs_best.mean
+    return gap <= 0 or gap <= NOISE_SE * option.vs_best.se
+
+
+def contract_scale(players: int, contract: Contract, seat: int, taker: int, partner: int | None,
+                   alone: bool = False, rules: Rules | None = None) -> float:
+    """Own-score points per contract point: the seat's share of the score (the taker's 3 at 4 players,
+    a defender's 1, ...) times the contract's multiplier."""
+    taker_share, partner_share, _ = seat_shares(players, alone, rules or Rules(players=players))
+    if seat == taker:
+        share = taker_share
+    elif partner is not None and seat == partner and partner_share is not None:
+        share = partner_share
+    else:
+        share = 1
+    return float(share * contract.multiplier)
+
+
+def bid_scale(players: int, options: list[Option], played: str) -> float:
+    """A bid has no contract yet: the seat's share as taker (with a partner at 5 players) times the
+    multiplier of the higher contract of the two compared, the best bid and the bid made (a pass
+    counts as a Prise)."""
+    def mult(token: str) -> int:
+        try:
+            return Contract.parse(token.removesuffix(" + chelem")).multiplier
+        except RulesError:
+            return 1                                    # pass
+    best = options[0].choice if options else played
+    return contract_scale(players, Contract.PRISE, 0, 0, None) * max(mult(best), mult(played))
 
 
 def verdict(loss: Mean) -> str | None:

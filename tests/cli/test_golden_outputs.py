@@ -88,9 +88,9 @@ GOLDEN = [
      f"discard {q(FIVE)} --players 5 --chien 'CD 6D 3C' --deals 300 --format json"),
     ("ded6047dc060550c6673c9e706906e155e8ed09710d8866d5a23edf4509484d5",
      f"discard {q(DH)} --chien 'CD 6D 2D 7C 3C KC' --policy heuristic --deals 300 --format csv"),
-    ("dd247191e13cd7bc295c14404105beb95bfa1dc82c7308e56eba623777e45cee",
+    ("12d6d6667f900a09722b7c528dbad74d3324acf6f478590ac3b610870a8479b8",
      "analyze data/records/four-players.txt --policy heuristic --deals 20 --format json"),
-    ("5bef499aecaffcb7d7c644331a29511a89af50e500b685ffe0e438c3c485129d",
+    ("9185a86c32ecd5165c1602d1da79ed2162d1faeb53d9d4499ec19b6740caa77a",
      "analyze data/records/four-players.txt --policy heuristic --deals 20"),
 ]
 CHEAP = [(digest, command) for digest, command in GOLDEN if "--policy heuristic" in command]

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from analyzer.coach.reasons import LABELS
 from cli.main import main
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "records"
@@ -37,9 +38,15 @@ def test_json_lists_every_decision_of_the_chosen_seat_in_order(three_json):
         if d["judged"]:
             assert d["best"] == d["alternatives"][0]["choice"]
             assert d["loss"] >= 0 and d["played"] in {a["choice"] for a in d["alternatives"]}
+            assert d["best"] == d["best_group"][0] and d["loss"] * d["scale"] == pytest.approx(d["loss_score"])
+            assert d["scale"] in (1, 2, 4, 6, 8, 12)        # the seat's share (2 or 1 at 3 players) × the multiplier
+            if d["verdict"]:
+                assert d["played"] not in d["best_group"] and set(d["reasons"]) <= set(LABELS)
         else:
             assert d["note"] in ("forced", "equivalent cards") and d["verdict"] is None
     for d in decisions:
+        if d["judged"] and d["played"] in d["best_group"]:
+            assert d["verdict"] is None
         if d["judged"] and d["played"] == d["best"]:
             assert d["loss"] == 0 and d["verdict"] is None         # the best choice loses nothing, bids included
     summary = deal["summary"]["2"]
@@ -59,8 +66,9 @@ def test_table_and_csv_show_the_judged_decisions():
     rows = list(csv.DictReader(io.StringIO(run(str(DATA / "four-players.txt"), "--seat", "3", *FAST,
                                                 "--format", "csv").output)))
     assert rows and {r["seat"] for r in rows} == {"3"}
-    assert set(rows[0]) == {"deal", "seat", "phase", "trick", "played", "best", "loss", "loss_se", "verdict",
-                            "hindsight_best"}
+    assert set(rows[0]) == {"deal", "seat", "phase", "trick", "played", "best", "best_group", "loss", "loss_se",
+                            "loss_score", "loss_score_se", "verdict", "reasons", "hindsight_best"}
+    assert "contract points" in table.output
 
 
 def test_html_is_one_self_contained_page(tmp_path):

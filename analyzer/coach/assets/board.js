@@ -165,8 +165,10 @@
   function alternativesTable(x, i) {
     var cls = (deal().classes || {})[String(i)] || {};
     var rows = x.alternatives.map(function (a) {
-      var label = x.phase === "card" ? (cls[a.choice] || [a.choice]).map(function (c) { return cardHtml(c, a.choice === x.best ? "best" : ""); }).join("") : choiceHtml(x.phase, a.choice);
-      return '<tr class="' + (a.choice === x.played ? "made-row" : "") + '"><td>' + label + (a.choice === x.played ? ' <span class="small">played</span>' : "") +
+      var inBest = (x.best_group || [x.best]).indexOf(a.choice) >= 0;
+      var label = x.phase === "card" ? (cls[a.choice] || [a.choice]).map(function (c) { return cardHtml(c, inBest ? "best" : ""); }).join("") : choiceHtml(x.phase, a.choice);
+      return '<tr class="' + (a.choice === x.played ? "made-row" : "") + (inBest ? " best-row" : "") + '"><td>' + label + (a.choice === x.played ? ' <span class="small">played</span>' : "") +
+        (inBest && (x.best_group || []).length > 1 ? ' <span class="small">equal best</span>' : "") +
         '</td><td class="num">' + fmt(a.expected_score, 1) + '</td><td class="num">\u00b1' + fmt(a.se, 1) + '</td><td class="num">' + pct(a.p_made) +
         '</td><td class="num">' + fmt(a.vs_best, 1) + "</td></tr>";
     }).join("");
@@ -178,18 +180,26 @@
     return esc(text);
   }
 
+  function groupText(g) {
+    return g.length === 1 ? g[0] : g.slice(0, -1).join(", ") + " or " + g[g.length - 1];
+  }
+
   function verdictHtml(x) {
     if (!x.judged) return '<span class="small">' + esc(x.note || "not judged") + "</span>";
+    var group = x.best_group || [x.best];
     var reason = x.verdict ? '<span class="verdict ' + x.verdict + '">' + x.verdict + "</span> lost " + fmt(x.loss, 1) + " \u00b1 " + fmt(x.loss_se, 1) +
-      " points against " + esc(x.best) + " (" + reasonOf(x) + ")" : '<span class="verdict ok">fine</span> ' +
-      (x.played === x.best ? "the best choice" : "loss " + fmt(x.loss, 1) + " \u00b1 " + fmt(x.loss_se, 1) + ": within noise or under " + DATA.thresholds.inaccuracy + " points");
+      " contract points against " + esc(groupText(group)) + " (" + reasonOf(x) + ")" +
+      ((x.reason_labels || []).length ? '<br><span class="reasons">' + x.reason_labels.map(esc).join("; ") + "</span>" : "") :
+      '<span class="verdict ok">fine</span> ' +
+      (group.indexOf(x.played) >= 0 ? (group.length > 1 ? "one of the best: " + esc(groupText(group)) : "the best choice") :
+       "loss " + fmt(x.loss, 1) + " \u00b1 " + fmt(x.loss_se, 1) + " contract points: within noise or under " + DATA.thresholds.inaccuracy);
     if (x.hindsight_best) reason += '<br><span class="small">hindsight best (every hand seen): ' + esc(x.hindsight_best) + "</span>";
     return reason;
   }
   function reasonOf(x) {
     var r = x.loss >= DATA.thresholds.blunder ? "at least " + DATA.thresholds.blunder : x.loss >= DATA.thresholds.mistake ? "at least " + DATA.thresholds.mistake : "at least " + DATA.thresholds.inaccuracy;
     var pm = !x.p_made_change ? "" : "; contract\u2019s chance " + signed(100 * x.p_made_change) + " pts";
-    return r + " points, beyond twice the standard error" + pm;
+    return r + " contract points, beyond twice the standard error; " + fmt(x.loss_score, 1) + " of the seat\u2019s own score" + pm;
   }
 
   function handAtDecision(x) {

@@ -1,0 +1,76 @@
+"""Planted errors (``tests/support/planted.py``) at three seeds: each flagged with the planted card by
+``analyze``; the Excuse lost and the Queen given to the taker at least mistakes; the erring seat's
+accuracy clearly below the others'."""
+
+import pytest
+
+from analyzer import cards as C
+from analyzer.coach.deal import analyze_record
+from analyzer.runs import Settings
+from analyzer.notation import parse_mask
+from tests.support.planted import KINDS, bad_discard, monster_passed, planted, wrong_call
+
+SEEDS = (5, 6, 7)
+AT_LEAST_MISTAKE = {"excuse_kept", "queen_under_king"}
+
+
+def judged(seed: int, kind: str, every_seat: bool = False):
+    """The first planted record of ``kind`` at ``seed`` analysed (the erring seat's decisions, or
+    every seat's), with the planted decision."""
+    rec, seat, trick, card = next(planted(seed, kind))
+    report = analyze_record(rec, None if every_seat else [seat], Settings(policy="heuristic", seed=seed, jobs=1),
+                            with_board=False)
+    decision = next(d for d in report.decisions if d.phase == "card" and d.seat == seat and d.trick == trick)
+    assert decision.played == C.TOKENS[card]
+    return report, decision
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_planted_error_is_flagged(kind, seed):
+    _, d = judged(seed, kind)
+    assert d.verdict is not None, (d.loss, d.best_group)
+    if kind in AT_LEAST_MISTAKE:
+        assert d.verdict in ("mistake", "blunder"), (d.verdict, d.loss, d.reasons)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", (6, 7))
+def test_the_seat_that_blundered_has_the_lowest_accuracy_by_far(seed):
+    report, d = judged(seed, "petit_under_20", every_seat=True)
+    assert d.verdict == "blunder"
+    accuracy = {s: v.accuracy for s, v in report.summary().items()}
+    assert all(accuracy[d.seat] <= a - 10 for s, a in accuracy.items() if s != d.seat), accuracy
+
+
+def _decision(rec, seat: int, phase: str, seed: int):
+    report = analyze_record(rec, [seat], Settings(policy="heuristic", seed=seed, jobs=1, deals=1000),
+                            with_board=False)
+    return next(d for d in report.decisions if d.phase == phase)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_pass_with_a_monster_is_flagged(seed):
+    rec, seat = monster_passed(seed)
+    d = _decision(rec, seat, "bid", seed)
+    assert d.played == "pass" and d.verdict == "blunder"
+    assert d.best.choice == "garde-contre + chelem"            # the announcement offered beside the bids
+    assert d.reasons == ("passed_a_taking_hand", "chelem_not_announced")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_bad_discard_is_flagged(seed):
+    rec, seat, discard = bad_discard(seed)
+    d = _decision(rec, seat, "discard", seed)
+    assert parse_mask(d.played) == discard and d.verdict is not None, (d.loss, d.best_group)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_wrong_king_call_is_flagged(seed):
+    rec, seat, card = wrong_call(seed)
+    d = _decision(rec, seat, "call", seed)
+    assert d.played == C.TOKENS[card] and d.verdict is not None, (d.loss, d.best_group)
