@@ -44,6 +44,7 @@ class Decision:
     options: list[Option] = field(default_factory=list)
     hindsight_best: str | None = None
     note: str = ""
+    effective_worlds: float | None = None    # Kish's effective number of the card decision's weighted worlds
 
     @property
     def judged(self) -> bool:
@@ -83,7 +84,7 @@ class Decision:
                 "judged": self.judged, "best": self.best.choice if self.best else self.played,
                 "loss": loss.mean, "loss_se": loss.se, "p_made_change": self.p_made_change,
                 "verdict": self.verdict, "hindsight_best": self.hindsight_best, "note": self.note,
-                "alternatives": [o.as_dict() for o in self.options]}
+                "alternatives": [o.as_dict() for o in self.options], "effective_worlds": self.effective_worlds}
 
 
 def verdict(loss: Mean) -> str | None:
