@@ -8,7 +8,7 @@ adjusted by the Excuse's exchange (arithmetic: 4 to the Excuse's side, 0.5 to it
 when that side has no other card); every card is worth an odd number of half-points, so a pile of ``n`` cards counts
 ``n`` modulo 2 (hence whole counts at 4 players).  Every check is a necessary condition, so a summary
 refused is one no deal ends with (every summary of deals played by the reference engine passes, see
-tests/test_summary_check.py); the few finer limits of play it does not model (which trick the Excuse
+tests/game/test_summary_check.py); the few finer limits of play it does not model (which trick the Excuse
 can be played in, say) only make it accept a little more.
 """
 

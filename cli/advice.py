@@ -21,7 +21,7 @@ from analyzer.notation import format_cards
 from analyzer.quality.bidcheck import MAX_HANDS, check_bidding
 from analyzer.rules import Contract
 from analyzer.runs import MAX_DEALS
-from cli.options import (echo_json, finite_number, format_option, jobs_option, players_option, quiet_option, rules_from,
+from cli.options import (cell, deals_phrase, echo_json, finite_number, format_option, jobs_option, players_option, quiet_option, rules_from,
                          seed_option, variant_option)
 from cli.simulation_options import settings_options
 from cli.progress import Progress
@@ -50,7 +50,7 @@ def play_line(play_model: str, deals: int, searched: int, control: int = 0) -> s
     """The play model behind the numbers and how many deals were played with search (and, where the
     heuristic's play of them was their control variate, how many deals measured its mean), in one line."""
     controlled = f"; the heuristic's play of them a control variate, its mean from {control:,} deals" if control else ""
-    return f"play: {play_model}, {deals:,} deals ({searched:,} searched{controlled})"
+    return f"play: {play_model}, {deals_phrase(deals)} ({searched:,} searched{controlled})"
 
 
 def _setup(hand, players, seat, variants):
@@ -125,7 +125,7 @@ def odds(hand, bids, bidding, noise, no_conditioning, players, seat, settings, v
                f"  {'petit au bout taker/def':>23}  {'chelem':>6}")
     for r in rows:
         click.echo(f"{r['contract']:<13}{r['p_success']:>8.1%}  {r['ci95'][0]:>5.1%}–{r['ci95'][1]:<7.1%}"
-                   f"{r['expected_score']:>+9.1f} {r['se']:>6.1f}  {r['mean_points']:>6.1f}"
+                   f"{r['expected_score']:>+9.1f} {cell(r['se'], 6)}  {r['mean_points']:>6.1f}"
                    f"  {r['p_petit_au_bout_taker']:>11.1%}/{r['p_petit_au_bout_defence']:<11.1%}"
                    f"  {r['p_chelem']:>6.1%}")
     click.echo(score_legend(result.players) + " points: the taker's side's card points.")
@@ -167,7 +167,7 @@ def bid(hand, bids, bidding, noise, no_conditioning, players, seat, settings, va
     click.echo(f"{'bid':<13}{'score':>9} {'± se':>6}  {'side wins':>9}  95% interval")
     for r in rows:
         mark = "  <- best" if r["bid"] == advice.recommendation.token else ""
-        click.echo(f"{r['bid']:<13}{r['expected_score']:>+9.1f} {r['se']:>6.1f}  {r['p_success']:>9.1%}  "
+        click.echo(f"{r['bid']:<13}{r['expected_score']:>+9.1f} {cell(r['se'], 6)}  {r['p_success']:>9.1%}  "
                    f"{r['ci95'][0]:.1%}–{r['ci95'][1]:.1%}{mark}")
     click.echo(f"Recommendation: {advice.recommendation.token}. {advice.reason()}")
     click.echo("score: this seat's expected score for the deal, whoever takes. pass: this seat passes and the "
@@ -199,8 +199,8 @@ def _render_comparison(comparison, rules, fmt: str, notes: list[str] = ()) -> No
     width = max(len(r["choice"]) for r in rows) + 2
     click.echo(f"{'choice':<{width}}{'score':>9} {'± se':>6}  {'made':>6}  {'chelem':>6}  {'vs best':>14}")
     for r in rows:
-        click.echo(f"{r['choice']:<{width}}{r['expected_score']:>+9.1f} {r['se']:>6.1f}  {r['p_success']:>6.1%}  "
-                   f"{r['p_chelem']:>6.1%}  {r['vs_best']:>+7.1f} ± {r['vs_best_se']:<5.1f}")
+        click.echo(f"{r['choice']:<{width}}{r['expected_score']:>+9.1f} {cell(r['se'], 6)}  {r['p_success']:>6.1%}  "
+                   f"{r['p_chelem']:>6.1%}  {r['vs_best']:>+7.1f} ± {cell(r['vs_best_se'], 5).strip():<5}")
     for note in notes:
         click.echo(note)
 
@@ -334,8 +334,8 @@ def discard(hand, chien, contract, top, players, seat, settings, variants, quiet
             click.echo("  the heuristic's next candidates (not searched; scores and differences of its play):")
         shown = f"  shows {r['shown_trumps']}" if r["shown_trumps"] else ""
         searched = f"  on {r['n']:,} searched deals" if r["searched"] else ""      # fewer: stopped behind the best
-        click.echo(f"  {r['discard']:<24}{r['expected_score']:>+9.1f} ± {r['se']:<5.1f} vs best "
-                   f"{r['vs_best']:>+6.1f} ± {r['vs_best_se']:<4.1f}{shown}{searched}")
+        click.echo(f"  {r['discard']:<24}{r['expected_score']:>+9.1f} ± {cell(r['se'], 5).strip():<5} vs best "
+                   f"{r['vs_best']:>+6.1f} ± {cell(r['vs_best_se'], 4).strip():<4}{shown}{searched}")
 
 
 @click.command("compare-bidding")

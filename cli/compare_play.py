@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 
 import click
 
@@ -11,9 +10,8 @@ from analyzer.output import atomic_output, check_output
 from analyzer.quality.compare_play import (EVAL_WORLDS, GROUPINGS, MAX_DEALS, PLAYERS_OF_THE_DEALS, SEARCH_WORLDS,
                                            SIDES, compare_play)
 from analyzer.runs import MAX_WORLDS
-from cli.options import (echo_json, format_option, jobs_option, players_option, quiet_option, rules_from,
+from cli.options import (cell, deals_phrase, echo_json, format_option, jobs_option, players_option, quiet_option, rules_from,
                          seed_option, variant_option)
-from cli.match import deals_phrase
 from cli.progress import Progress
 
 
@@ -83,7 +81,7 @@ def _table(r, by: str, top: int) -> None:
     click.echo(f"{'side':<14}{'decisions':<16}{'compared':>9}{'differ':>8}{'a deal':>9}{'± se':>6}")
     for g in r.totals():
         click.echo(f"{g.side:<14}{g.label:<16}{g.decisions:>9,}{g.differ / max(g.decisions, 1):>8.0%}"
-                   f"{g.per_deal:>+9.1f}{_se(g.per_deal_se, 6, 1)}")
+                   f"{g.per_deal:>+9.1f}{cell(g.per_deal_se, 6, 1)}")
     groups = r.groups(by)
     shown = groups if by == "trick" else groups[:top]
     click.echo("")
@@ -94,14 +92,5 @@ def _table(r, by: str, top: int) -> None:
     click.echo(f"{'side':<14}{'group':<{width}}{'compared':>9}{'differ':>8}{'mean cost':>10}{'± se':>6}"
                f"{'a deal':>9}{'± se':>6}")
     for g in shown:
-        click.echo(f"{g.side:<14}{g.label:<{width}}{g.decisions:>9,}{g.differ:>8,}{_signed(g.cost, 10, 2)}"
-                   f"{_se(g.cost_se, 6, 2)}{g.per_deal:>+9.2f}{_se(g.per_deal_se, 6, 2)}")
-
-
-def _se(value: float, width: int, digits: int) -> str:
-    """A standard error for the table; with too few decisions or deals there is none (a dash, not nan)."""
-    return f"{value:>{width}.{digits}f}" if math.isfinite(value) else f"{'–':>{width}}"
-
-
-def _signed(value: float, width: int, digits: int) -> str:
-    return f"{value:>+{width}.{digits}f}" if math.isfinite(value) else f"{'–':>{width}}"
+        click.echo(f"{g.side:<14}{g.label:<{width}}{g.decisions:>9,}{g.differ:>8,}{cell(g.cost, 10, 2, signed=True)}"
+                   f"{cell(g.cost_se, 6, 2)}{g.per_deal:>+9.2f}{cell(g.per_deal_se, 6, 2)}")

@@ -37,6 +37,7 @@ COMMANDS = {
     "score": "cli.score:score",
     "solve": "cli.solve:solve",
     "summarize": "cli.summarize:summarize",
+    "warm": "cli.warm:warm",
 }
 
 

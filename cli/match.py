@@ -9,7 +9,7 @@ import click
 from analyzer.baselines import METHODS
 from analyzer.quality.match import MAX_DEALS, POLICY_IDS, run_match
 from analyzer.runs import MAX_ROLLOUTS, PIMC_ROLLOUTS
-from cli.options import (echo_json, format_option, jobs_option, players_option, quiet_option, rules_from, seed_option,
+from cli.options import (deals_phrase, echo_json, format_option, jobs_option, players_option, quiet_option, rules_from, seed_option,
                          variant_option)
 from cli.simulation_options import worlds_option
 from cli.progress import Progress
@@ -67,8 +67,3 @@ def match(policy_a, policy_b, deals, players, seed, bidding, worlds, rollouts, j
     else:
         click.echo(f"mean gain of {r.policy_a} per deal: {r.mean_diff:+.1f} ± {r.se:.1f} (se), "
                    f"95% interval {r.ci95[0]:+.1f} to {r.ci95[1]:+.1f}")
-
-
-def deals_phrase(n: int) -> str:
-    """``1 deal``, ``2,000 deals``."""
-    return f"{n:,} deal" if n == 1 else f"{n:,} deals"

@@ -25,6 +25,19 @@ variant_option = click.option("--variant", "variants", multiple=True, metavar="N
                               help="Rule variant (repeatable), e.g. petit-au-bout=flat.")
 
 
+def deals_phrase(n: int) -> str:
+    """``1 deal``, ``2,000 deals``."""
+    return f"{n:,} deal" if n == 1 else f"{n:,} deals"
+
+
+def cell(value: float, width: int, digits: int = 1, signed: bool = False) -> str:
+    """A number for a table, right-aligned in ``width``; a dash where there is none (a standard error of
+    one deal, a share of no deal), never ``nan``."""
+    if not math.isfinite(value):
+        return f"{'–':>{width}}"
+    return f"{value:>{'+' if signed else ''}{width}.{digits}f}"
+
+
 def format_option(*choices: str):
     return click.option("--format", "fmt", type=click.Choice(list(choices)), default=choices[0], show_default=True,
                         help="Output format.")

@@ -13,7 +13,8 @@ from typing import TextIO
 
 from numba.core import event
 
-COMPILE_NOTICE = "compiling the simulation kernels (first run after an install or update; cached after)…"
+COMPILE_NOTICE = ("compiling the simulation kernels: a first run after an install or update waits up to about 3 "
+                  "minutes, once (`tarot-analyzer warm` compiles every command's at once)…")
 
 
 class _CompileNotice(event.Listener):

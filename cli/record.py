@@ -1,10 +1,14 @@
-"""``tarot-analyzer record``: check, convert and import deal records (docs/records.md)."""
+"""``tarot-analyzer record``: check, convert, import and enter deal records (docs/records.md)."""
 
 from __future__ import annotations
 
+import sys
+
 import click
 
+from analyzer.output import OutputError, check_output, write_text
 from analyzer.records import RecordError, load_records, records_to_json, records_to_text
+from analyzer.records.entry import DealEntry
 from analyzer.records.summary import record_summary, summary_line
 from analyzer.records.tarotclub import load_tarotclub
 from cli.options import echo_json, format_option
@@ -100,3 +104,59 @@ def import_(file, source) -> None:
     for note in notes:
         click.echo(f"# {note}")
     click.echo(rec.to_text(), nl=False)
+
+
+@record.command("new")
+@click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
+              help="Write the record to FILE (replaced whole at the end) instead of printing it.")
+@click.option("--partial", is_flag=True,
+              help="At the end of the input before the deal is over, keep what was entered (else nothing "
+                   "is written).")
+def new(out, partial) -> None:
+    """Enter a deal at the terminal, one question at a time: the players, the variants, the seat names,
+    your seat and hand (others if known), the auction, the call, the chien, the discard, the chelem and
+    the poignées, then each card in turn ("trick 3, seat 2").
+
+    Every answer is checked against the rules as it is typed: a refused one is named in one line and
+    asked again.  "undo" goes back one step (the last card, or the last answer before the play); "end"
+    stops the deal where it stands (a record may stop anywhere).  The questions go to stderr; the record
+    to stdout, or to --out (checked before the first question).  The end of the input before the deal is
+    over writes nothing, unless --partial."""
+    if out is not None:
+        try:
+            check_output(out)
+        except OutputError as exc:
+            raise click.ClickException(str(exc)) from None
+    entry = DealEntry()
+    prompt = entry.prompt
+    stdin = sys.stdin
+    typed = stdin.isatty()                  # piped answers are echoed, so that the dialogue reads as a transcript
+    while not prompt.done:
+        click.echo(f"{prompt.text}: ", nl=False, err=True)
+        line = stdin.readline()
+        if not line:
+            click.echo(err=True)
+            if partial and entry.can_end:
+                prompt = entry.answer("end")
+                break
+            raise click.ClickException("the input ended before the deal was entered: nothing written"
+                                       + ("" if partial else " (--partial keeps a deal stopped early)"))
+        if not typed:
+            click.echo(line.rstrip("\r\n"), err=True)
+        prompt = entry.answer(line.rstrip("\r\n"))
+        if prompt.error:
+            click.echo(f"error: {prompt.error}", err=True)
+        elif prompt.note:
+            click.echo(prompt.note, err=True)
+    try:
+        text = entry.record().to_text()
+    except RecordError as exc:
+        raise click.ClickException(str(exc)) from None
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        write_text(out, text)
+    except OutputError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"record written to {out}", err=True)

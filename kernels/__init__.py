@@ -4,8 +4,10 @@ Imports here are limited to numpy, numba and sibling kernel modules.
 
 Numba's on-disk cache keys a compiled function on its own source file only, so a kernel that
 calls a kernel of another file would keep running a stale copy of it after an upgrade.  The cache
-directory is therefore keyed on a hash of every kernel source: any change starts a fresh cache.
-It lives under ``NUMBA_CACHE_DIR`` when that is set, else under the user's cache directory.
+directory is therefore keyed on a hash of every kernel source (and Numba's version): any change starts
+a fresh cache.  It lives under ``NUMBA_CACHE_DIR`` when that is set, else under the user's cache
+directory, and does not depend on where the package is installed (``SourcesCacheLocator``): a second
+clone or virtual environment of the same sources finds the kernels another compiled.
 
 A kernel called from another with a constant (``1``, ``True``) or a module-level array (read-only
 inside jitted code) is compiled again for that literal or read-only type, with everything it calls:
@@ -28,16 +30,72 @@ import os
 from pathlib import Path
 
 import numba
+from numba.core import caching
+
+_PACKAGE = Path(__file__).resolve().parent
 
 
-def _cache_dir() -> str:
+def _sources_digest() -> str:
+    """A hash of every kernel source: a kernel calling one of another file is stale when either changes."""
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
+    for path in sorted(_PACKAGE.glob("*.py")):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+    return digest.hexdigest()[:16]
+
+
+def cache_root() -> str:
+    """The folder of every cache of the kernels: ``NUMBA_CACHE_DIR`` when set, else the user's cache."""
+    return os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "tarot-analyzer")
-    return os.path.join(base, f"kernels-{digest.hexdigest()[:16]}")
 
 
-numba.config.CACHE_DIR = _cache_dir()
+def cache_dir() -> str:
+    """This version's cache: one per (kernel sources, Numba version), whatever folder the package is
+    installed in (the CPU is part of each entry's key in Numba's index)."""
+    return os.path.join(cache_root(), f"kernels-{_sources_digest()}-numba-{numba.__version__}")
+
+
+class SourcesCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+    """Numba's cache locator for the kernels, without the install path in it.
+
+    Numba's own locators file a function's cache under a folder named after the absolute path of its
+    source's directory, so every clone and every virtual environment of the same sources compiled them
+    again.  Here the folder is ``cache_dir()``: keyed on the sources' content and Numba's version, and
+    each index entry is stamped with its source file's content hash (Numba 0.68) and keyed on the CPU, so
+    any copy of the same sources finds what another compiled.  Functions outside this package, or a
+    folder that cannot be written, fall through to Numba's own locators."""
+
+    _folder: str | None = None
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = type(self)._folder
+
+    def get_cache_path(self):
+        return self._cache_path
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if cls._folder is None:
+            return None
+        try:
+            if Path(py_file).resolve().parent != _PACKAGE:
+                return None
+        except OSError:
+            return None
+        return super().from_function(py_func, py_file)
+
+
+def _install_locator() -> None:
+    SourcesCacheLocator._folder = cache_dir()
+    # Numba's fallback (a folder it cannot write, or a file of another package): its own locators,
+    # under the same versioned folder when ``NUMBA_CACHE_DIR`` names one.
+    numba.config.CACHE_DIR = SourcesCacheLocator._folder
+    locators = caching.CacheImpl._locator_classes
+    if SourcesCacheLocator not in locators:
+        locators.insert(0, SourcesCacheLocator)
+
+
+_install_locator()

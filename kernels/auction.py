@@ -20,7 +20,7 @@ from numba import njit, prange
 from kernels.batch import places_to_words
 from kernels.bidding import bid_probability, finish_auction
 from kernels.deals import deal_into, stream_state
-from kernels.pimc import play_deal
+from kernels.pimc import SEARCH, play_deal
 from kernels.playout import (F_GOULASH, GARDE, PARTNER, R_MADE, R_OUDLERS, R_TAKER_HP, RESULT_SIZE, STATE_SIZE,
                              TARGET_HP, deal_to_play, exclude_petit_sec, score_again, set_auction)
 from kernels.worlds import splitmix64
@@ -38,7 +38,7 @@ BID_SIZE = 5
 def bids_likelihood(hs, ht, players, seat, earlier, method, noise):
     """P(the seats before ``seat`` bid ``earlier``), each by ``bid_probability``."""
     likelihood = 1.0
-    best = 0
+    best = np.int64(0)          # not a constant 0: bid_probability would be compiled for it too
     for s in range(seat):
         likelihood *= bid_probability(hs[s], ht[s], method, players, best, earlier[s], noise)
         if earlier[s] > best:
@@ -117,7 +117,7 @@ def play_option(hs, ht, players, seat, taker, contract, bids, method, policies, 
 @njit(cache=True)
 def bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds, seed,
              deals, declare, flags, out, weights, also, also_out, searching):
-    """``bid_batch``'s deal ``i`` (``searching``: a constant, ``kernels.pimc.play_deal``)."""
+    """``bid_batch``'s deal ``i`` (``searching``: ``SEARCH`` or ``None``, ``kernels.pimc.play_deal``)."""
     places = np.empty(78, dtype=np.int8)
     hs = np.empty(players + 1, dtype=np.uint64)
     ht = np.empty(players + 1, dtype=np.uint64)
@@ -161,8 +161,9 @@ def bid_batch(fixed, unseen, slots, players, seat, earlier, condition, option, m
     ends otherwise (the same taker and contract: the same play; the hand taking Prise in one and Garde in
     the other: one play scored as each, ``kernels.playout.score_again``)."""
     for i in prange(out.shape[0]):
-        bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds,
-                 seed, deals, declare, flags, out, weights, also, also_out, True)
+        # np.int64: the loop's index is typed int64, then uint64 in the threaded loop (two versions).
+        bid_deal(np.int64(i), fixed, unseen, slots, players, seat, earlier, condition, option, method, noise,
+                 policies, worlds, seed, deals, declare, flags, out, weights, also, also_out, SEARCH)
 
 
 @njit(parallel=True, cache=True)
@@ -170,5 +171,6 @@ def bid_batch_no_search(fixed, unseen, slots, players, seat, earlier, condition,
                         worlds, seed, deals, declare, flags, out, weights, also, also_out):
     """``bid_batch`` where no policy searches, without the search compiled in."""
     for i in prange(out.shape[0]):
-        bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds,
-                 seed, deals, declare, flags, out, weights, also, also_out, False)
+        # np.int64: the loop's index is typed int64, then uint64 in the threaded loop (two versions).
+        bid_deal(np.int64(i), fixed, unseen, slots, players, seat, earlier, condition, option, method, noise,
+                 policies, worlds, seed, deals, declare, flags, out, weights, also, also_out, None)

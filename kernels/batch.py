@@ -13,7 +13,7 @@ from numba import njit, prange
 
 from kernels.bidding import run_auction
 from kernels.deals import deal_into, stream_state
-from kernels.pimc import play_deal
+from kernels.pimc import SEARCH, play_deal
 from kernels.playout import (CH_DISCARD, CH_DISCARD_S, CH_DISCARD_T, RESULT_SIZE, STATE_SIZE, auto_choices,
                              deal_to_play, exclude_petit_sec, play_out, score_again, start_with_choices)
 
@@ -97,7 +97,7 @@ def deal_and_play_batch(fixed, unseen, slots, players, taker, contract, policies
 @njit(cache=True, inline="always")
 def discard_deal(i, places, players, taker, contract, discards_s, discards_t, policies, worlds, seed, offset, declare,
                  flags, scores, searching):
-    """``discard_batch``'s deal ``i`` (``searching``: a constant, ``kernels.pimc.play_deal``)."""
+    """``discard_batch``'s deal ``i`` (``searching``: ``SEARCH`` or ``None``, ``kernels.pimc.play_deal``)."""
     hs = np.empty(players + 1, dtype=np.uint64)
     ht = np.empty(players + 1, dtype=np.uint64)
     st = np.empty(STATE_SIZE, dtype=np.int64)
@@ -121,7 +121,7 @@ def discard_batch(places, players, taker, contract, discards_s, discards_t, poli
     random stream: common random numbers); ``scores[i, j]`` is the taker's score with discard j."""
     for i in prange(places.shape[0]):
         discard_deal(i, places, players, taker, contract, discards_s, discards_t, policies, worlds, seed, offset,
-                     declare, flags, scores, True)
+                     declare, flags, scores, SEARCH)
 
 
 @njit(parallel=True, cache=True)
@@ -130,13 +130,13 @@ def discard_batch_no_search(places, players, taker, contract, discards_s, discar
     """``discard_batch`` where no policy searches, without the search compiled in."""
     for i in prange(places.shape[0]):
         discard_deal(i, places, players, taker, contract, discards_s, discards_t, policies, worlds, seed, offset,
-                     declare, flags, scores, False)
+                     declare, flags, scores, None)
 
 
 @njit(cache=True, inline="always")
 def advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals, declare,
                 flags, results, also, also_results, searching):
-    """``advice_batch``'s deal ``i`` (``searching``: a constant, ``kernels.pimc.play_deal``)."""
+    """``advice_batch``'s deal ``i`` (``searching``: ``SEARCH`` or ``None``, ``kernels.pimc.play_deal``)."""
     places = np.empty(78, dtype=np.int8)
     hs = np.empty(players + 1, dtype=np.uint64)
     ht = np.empty(players + 1, dtype=np.uint64)
@@ -160,7 +160,7 @@ def advice_batch(fixed, unseen, slots, players, taker, contract, choices, polici
     (``kernels.playout.score_again``: Prise as played for Garde, or Garde as played for Prise)."""
     for i in prange(results.shape[0]):
         advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals,
-                    declare, flags, results, also, also_results, True)
+                    declare, flags, results, also, also_results, SEARCH)
 
 
 @njit(parallel=True, cache=True)
@@ -169,4 +169,4 @@ def advice_batch_no_search(fixed, unseen, slots, players, taker, contract, choic
     """``advice_batch`` where no policy searches, without the search compiled in."""
     for i in prange(results.shape[0]):
         advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals,
-                    declare, flags, results, also, also_results, False)
+                    declare, flags, results, also, also_results, None)

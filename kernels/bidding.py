@@ -65,7 +65,7 @@ def chavey_points(hand_s, hand_t, with_distribution):
         pts += 2 * trumps
     majors = numbered >> np.uint64(15)           # trumps 16-21 as bits 0-5
     pts += 2 * popcount(majors)
-    pts += _runs_bonus(majors, 6, 2, 1)
+    pts += _runs_bonus(majors, np.int64(6), np.int64(2), np.int64(1))
     for suit in range(4):
         cards = (hand_s & suit_bits(suit)) >> np.uint64(14 * suit)
         king = cards >> np.uint64(13) & ONE == ONE
@@ -113,7 +113,7 @@ def tarotclub_points(hand_s, hand_t):
         n = popcount(cards)
         if n >= 5:
             pts += 5
-        pts += 4 * _runs_bonus(cards, 14, 5, 0)
+        pts += 4 * _runs_bonus(cards, np.int64(14), np.int64(5), np.int64(0))
         if n == 0:
             pts += 5
         elif n == 1:
@@ -137,9 +137,9 @@ def baseline_contract(hand_s, hand_t, method, players):
     """The contract (0 pass … 4 Garde contre) the method bids with this hand, ignoring earlier bids."""
     limits = thresholds(method, players)
     if method == CHAVEY:
-        if chavey_points(hand_s, hand_t, False) < limits[0]:
+        if chavey_points(hand_s, hand_t, np.bool_(False)) < limits[0]:
             return 0
-        pts = chavey_points(hand_s, hand_t, True)
+        pts = chavey_points(hand_s, hand_t, np.bool_(True))
     else:
         pts = tarotclub_points(hand_s, hand_t)
     best = 0
@@ -160,14 +160,14 @@ def baseline_bid(hand_s, hand_t, method, players, best_so_far):
 def run_auction(hands_s, hands_t, players, method, out_bids):
     """One round of bidding by the model, seat 0 first; fills ``out_bids`` and returns the taker
     (or -1 when everybody passes)."""
-    return finish_auction(hands_s, hands_t, players, method, out_bids, 0)
+    return finish_auction(hands_s, hands_t, players, method, out_bids, np.int64(0))
 
 
 @njit(cache=True)
 def finish_auction(hands_s, hands_t, players, method, bids, first):
     """The round of bidding with ``bids[:first]`` already made: seats ``first``… bid by the model
     into ``bids``; returns the taker (the highest bidder, or -1 when everybody passes)."""
-    best = 0
+    best = np.int64(0)          # not a constant 0: baseline_bid would be compiled for it too
     taker = -1
     for seat in range(players):
         if seat >= first:
@@ -199,8 +199,8 @@ def bid_probability(hand_s, hand_t, method, players, best, bid, noise):
     wants does not outbid ``best``."""
     limits = thresholds(method, players)
     if method == CHAVEY:
-        base = chavey_points(hand_s, hand_t, False)
-        dist = chavey_points(hand_s, hand_t, True)
+        base = chavey_points(hand_s, hand_t, np.bool_(False))
+        dist = chavey_points(hand_s, hand_t, np.bool_(True))
     else:
         base = tarotclub_points(hand_s, hand_t)
         dist = base

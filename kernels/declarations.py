@@ -28,7 +28,7 @@ def poignee_to_show(hand_t, players):
     """(level 0-2 or -1 for none, trump word of the cards shown): the highest level the hand allows."""
     need = POIGNEE_THRESHOLDS[players - 3]
     n = popcount(hand_t & ALL_TRUMPS) + (1 if hand_t & EXCUSE_MASK else 0)
-    level = -1
+    level = np.int64(-1)        # not a constant: poignee_of_level would be compiled for it too
     for i in range(3):
         if n >= need[i]:
             level = i

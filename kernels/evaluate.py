@@ -197,7 +197,7 @@ def world_values(hs, ht, st, candidates, policies, search_worlds, seed, scores, 
     for w in prange(scores.shape[0]):
         # A plan of its own for each world: a plan's draws use its work arrays (one thread at a time).
         candidates_in_world(seat_sampler(hs, ht, st, seat), st, seat, candidates, policies, search_worlds,
-                            stream_state(seed, w), scores[w], made[w], world_scratch(players))
+                            stream_state(seed, np.int64(w)), scores[w], made[w], world_scratch(players))
 
 
 @njit(parallel=True, cache=True)
@@ -211,7 +211,7 @@ def layout_values(hs, ht, st, candidates, policies, search_worlds, seed, scores,
         play_t = ht.copy()
         play_st = st.copy()
         result = np.empty(RESULT_SIZE, dtype=np.int64)
-        play_candidate(play_s, play_t, play_st, candidates[j], policies, search_worlds, stream_state(seed, 0),
+        play_candidate(play_s, play_t, play_st, candidates[j], policies, search_worlds, stream_state(seed, np.int64(0)),
                        result)
         scores[j] = result[seat]
         made[j] = result[R_MADE]

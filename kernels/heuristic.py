@@ -53,7 +53,7 @@ EXCUSE_MASK = np.uint64(1 << EXCUSE_BIT)
 SUIT_MASK = np.uint64((1 << 14) - 1)
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
-NO_CARD = -1
+NO_CARD = np.int64(-1)      # not the constant -1: a kernel given it would be compiled for it too
 
 
 def _half_points_table() -> np.ndarray:
@@ -324,7 +324,7 @@ def choose_lead(players, seat, is_taker_side, hand_t, legal_s, legal_t, allies, 
     if best != NO_CARD:
         return best
     # 6. A low card of the longest suit (the taker, from four cards or more, its highest spot card).
-    longest = -1
+    longest = np.int64(-1)
     length = 0
     for suit in range(4):
         n = popcount(legal_s & suit_bits(suit))

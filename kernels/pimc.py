@@ -80,8 +80,7 @@ question or a chelem is in sight.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from kernels.bidding import bid_probability
 from kernels.endgame import (LOW_SUIT_BITS, MAX_MOVES, MID_TRUMP_BITS, W_NODE_LIMIT, card_values, merge_skip,
@@ -316,7 +315,7 @@ def auction_likelihood(world_s, world_t, st, seat, noise):
     if method < 0:
         return 1.0
     likelihood = 1.0
-    best = 0
+    best = np.int64(0)          # not a constant 0: bid_probability would be compiled for it too
     for s in range(players):
         bid = st[BIDS + s]
         if bid < 0:                     # not recorded: no evidence
@@ -526,7 +525,7 @@ def race_cut(values, n, alive, preferred):
     or, from ``RACE_ALIKE_FIRST`` worlds, by the same in every world so far or ties it in every one.
     ``alive`` marks the classes still searched; returns their number."""
     m = values.shape[1]
-    lead = -1
+    lead = np.int64(-1)         # np.int64: not a constant, which paired_difference would be compiled for
     lead_total = -np.inf
     for j in range(m):
         if alive[j]:
@@ -604,7 +603,7 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
     # Ties go to the heuristic's card: where no world tells two cards apart (a King or a trump
     # when no world shows a void), the id order would lead the King before the trumps.
     mine = heuristic_at(hs, ht, st)
-    preferred = 0
+    preferred = np.int64(0)
     for j in range(n_legal):
         if candidates[j] == mine:
             preferred = j
@@ -680,7 +679,7 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
     if weigh_plays:
         for v in range(n_eval):
             weights[v] *= kept_count[v]
-    best = 0
+    best = np.int64(0)
     best_total = -np.inf
     for j in range(n_legal):
         if not alive[rep[j]]:
@@ -760,24 +759,19 @@ def play_to_end(hs, ht, st, policies, worlds, state, result, trace):
     return play_out(hs, ht, st, policies, state, result, trace)
 
 
+# ``play_deal``'s ``searching`` where some seat may search (``None`` where none does).
+SEARCH = np.int64(1)
+
+
+@njit(cache=True, inline="always")
 def play_deal(searching, hs, ht, st, policies, worlds, state, result, trace):
-    """In jitted code: ``play_to_end`` when ``searching``, else ``play_out`` (no seat's policy then
-    searches).  ``searching`` must be a constant where the caller compiles: the batch drivers come in
-    two versions, one of which passes ``False`` and so never compiles the search beneath its threaded
-    loop, for the commands that do not search (``--policy heuristic``: a first ``bid`` with an empty
-    cache 106 s -> 40 s, docs/performance.md)."""
-    raise TypeError("play_deal is called from jitted code only")
-
-
-@overload(play_deal, inline="always")
-def _play_deal(searching, hs, ht, st, policies, worlds, state, result, trace):
-    if not isinstance(searching, types.BooleanLiteral):
-        return None
-    if searching.literal_value:
-        def with_search(searching, hs, ht, st, policies, worlds, state, result, trace):
-            return play_to_end(hs, ht, st, policies, worlds, state, result, trace)
-        return with_search
-
-    def without_search(searching, hs, ht, st, policies, worlds, state, result, trace):
+    """``play_to_end``, or ``play_out`` when ``searching`` is ``None`` (no seat's policy then searches).
+    The choice is made by the argument's type where the caller compiles (a branch on ``is None`` that Numba
+    prunes, through inlined callers too): the batch drivers come in two versions, one of which passes
+    ``None`` and so never compiles the search beneath its threaded loop, for the commands that do not
+    search (``--policy heuristic``: a first ``bid`` with an empty cache 106 s -> 40 s, docs/performance.md).
+    ``SEARCH`` (an int64, not a constant ``True``: a literal would be typed twice, and an ``@overload``
+    choosing by a literal compiled its whole search once more only to learn its type)."""
+    if searching is None:
         return play_out(hs, ht, st, policies, state, result, trace)
-    return without_search
+    return play_to_end(hs, ht, st, policies, worlds, state, result, trace)

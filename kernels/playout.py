@@ -430,7 +430,7 @@ def start_play(hs, ht, st, players, taker, contract, called, chelem, discard_s, 
                 bonus += POIGNEE_BONUS[poignee_values, level]
     st[POIGNEE] = bonus
     st[LAST_WINNER] = -1
-    new_trick(st, taker if chelem > 0 else 0)
+    new_trick(st, taker if chelem > 0 else np.int64(0))
 
 
 @njit(cache=True, inline="always")
@@ -453,7 +453,7 @@ def start_goulash(hs, ht, st, players, flags):
     st[CHIEN_S] = np.int64(hs[players])
     st[CHIEN_T] = np.int64(ht[players])
     st[LAST_WINNER] = -1
-    new_trick(st, 0)
+    new_trick(st, np.int64(0))
     if flags[F_MISERE]:
         declare_miseres(hs, ht, st, players)
 
@@ -483,9 +483,9 @@ def declare_miseres(hs, ht, st, players):
     for s in range(players):
         trumps, honours = misere_kinds(hs[s], ht[s])
         if trumps:
-            declare_misere(st, players, s, 0)
+            declare_misere(st, players, s, np.int64(0))
         if honours:
-            declare_misere(st, players, s, 1)
+            declare_misere(st, players, s, np.int64(1))
 
 
 # The taker's choices before the first card, as ``start_with_choices`` takes them (AUTO: the
@@ -801,7 +801,7 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
         trick += 1
         leader = winner
         n = 0
-        led = -1
+        led = np.int64(-1)      # not the constant -1, which suit_bits would be compiled for too
         top = -1
         best = -1
         best_seat = -1

@@ -15,7 +15,7 @@ from numba import njit, prange
 
 from kernels.batch import deal_and_bid
 from kernels.deals import whole_deal
-from kernels.pimc import play_deal
+from kernels.pimc import SEARCH, play_deal
 from kernels.playout import (CALLED, CHELEM, F_GOULASH, GARDE, HAND_SIZE, POIGNEE_T, RESULT_SIZE, STATE_SIZE,
                              deal_to_play, set_auction)
 
@@ -32,7 +32,7 @@ START_SIZE = 10
 @njit(cache=True, inline="always")
 def record_deal(i, players, method, policy, worlds, flags, seed, offset, fixed, unseen, slots, places, bids, start,
                 trace, searching):
-    """``record_batch``'s deal ``i`` (``searching``: a constant, ``kernels.pimc.play_deal``)."""
+    """``record_batch``'s deal ``i`` (``searching``: ``SEARCH`` or ``None``, ``kernels.pimc.play_deal``)."""
     hs = np.empty(players + 1, dtype=np.uint64)
     ht = np.empty(players + 1, dtype=np.uint64)
     st = np.empty(STATE_SIZE, dtype=np.int64)
@@ -44,7 +44,7 @@ def record_deal(i, players, method, policy, worlds, flags, seed, offset, fixed, 
     if taker < 0 and flags[F_GOULASH] == 0:
         return
     contract = bids[i, taker] if taker >= 0 else 0
-    deal_to_play(hs, ht, st, players, taker, contract, flags, True)
+    deal_to_play(hs, ht, st, players, taker, contract, flags, np.bool_(True))
     set_auction(st, bids[i], method)
     start[i, S_CALLED] = st[CALLED]
     start[i, S_CHELEM] = st[CHELEM]
@@ -64,7 +64,7 @@ def record_batch(players, method, policy, worlds, flags, seed, offset, places, b
     fixed, unseen, slots = whole_deal(players, HAND_SIZE[players])
     for i in prange(places.shape[0]):
         record_deal(i, players, method, policy, worlds, flags, seed, offset, fixed, unseen, slots, places, bids, start,
-                    trace, True)
+                    trace, SEARCH)
 
 
 @njit(parallel=True, cache=True)
@@ -73,4 +73,4 @@ def record_batch_no_search(players, method, policy, worlds, flags, seed, offset,
     fixed, unseen, slots = whole_deal(players, HAND_SIZE[players])
     for i in prange(places.shape[0]):
         record_deal(i, players, method, policy, worlds, flags, seed, offset, fixed, unseen, slots, places, bids, start,
-                    trace, False)
+                    trace, None)

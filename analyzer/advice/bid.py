@@ -26,6 +26,7 @@ the deals played until then (``analyzer.simulation.trials.Stopped``).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,7 +88,8 @@ class BidAdvice:
         if not others:
             return f"{best.token} is the only option."
         second = others[0]
-        text = (f"{best.token} beats {second.token} by {self.margin.mean:+.1f} ± {self.margin.se:.1f} points per deal")
+        spread = f" ± {self.margin.se:.1f}" if math.isfinite(self.margin.se) else ""
+        text = f"{best.token} beats {second.token} by {self.margin.mean:+.1f}{spread} points per deal"
         if best.bid is not None:
             return text + f"; taking {best.token}, this hand's side wins {best.success.p:.0%} of the deals."
         takes = [o for o in self.options if o.bid is not None]

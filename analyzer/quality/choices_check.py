@@ -48,7 +48,6 @@ from analyzer.advice.choices import (Comparison, call_options, chelem_options, c
                                      poignee_options, taker_choices)
 from analyzer.advice.discard import DEALS as DISCARD_DEALS
 from analyzer.advice.discard import best_discards, discard_model, discard_play, search_stage
-from analyzer.advice.odds import CHELEM_OUTCOMES, simulate_contract
 from analyzer.errors import SizeLimitError, TarotError
 from analyzer.hand import Hand
 from analyzer.notation import format_cards
@@ -58,6 +57,8 @@ from analyzer.quality.run_record import RecordError, append_check, open_record, 
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings, threads
 from analyzer.sampling import sample_deals
+from analyzer.simulation.bridge import simulate_contract
+from analyzer.simulation.features import CHELEM_OUTCOMES
 from analyzer.stats import Z95, Mean, normal_within
 
 QUESTIONS = ("call", "poignee", "chelem", "discard")

@@ -27,10 +27,11 @@ from dataclasses import dataclass
 import numpy as np
 
 import kernels.playout as K
-from analyzer.advice.odds import chelem_in_sight, garde_beside, simulate_contract
+from analyzer.advice.odds import chelem_in_sight, garde_beside
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
 from analyzer.runs import Settings, threads
+from analyzer.simulation.bridge import simulate_contract
 from analyzer.stats import Mean, Moments
 
 SEED = 2          # the paired runs' seeds derive from it (``hand_seed``), apart from the tested and deep runs'

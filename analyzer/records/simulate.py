@@ -23,9 +23,10 @@ from analyzer.records.record import Record
 from analyzer.rules import Contract, Rules
 from analyzer.runs import CHUNK, PIMC_CHUNK, PIMC_WORLDS, POLICY_IDS, searching, threads
 from analyzer.simulate import rules_flags
+from analyzer.simulation.policies import play_choices
 from kernels import records as K
 
-PLAY_POLICIES = ("heuristic", "pimc", "random")
+PLAY_POLICIES = tuple(play_choices())     # the policies that play a whole known deal
 
 
 def simulate_records(players: int, deals: int, seed: int = 0, policy: str = "heuristic", bidding: str = "tarotclub",
