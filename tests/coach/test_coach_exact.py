@@ -22,7 +22,7 @@ from kernels.auction import bids_likelihood
 from kernels.pimc import hand_as_dealt
 from kernels.playout import LEADER, PLAYERS, TRICK_LEN, set_auction
 
-from tests.test_coach_cards import petit_game
+from tests.coach.test_coach_cards import petit_game
 
 
 def late_game(left: int) -> Game:
