@@ -88,9 +88,9 @@ GOLDEN = [
      f"discard {q(FIVE)} --players 5 --chien 'CD 6D 3C' --deals 300 --format json"),
     ("ded6047dc060550c6673c9e706906e155e8ed09710d8866d5a23edf4509484d5",
      f"discard {q(DH)} --chien 'CD 6D 2D 7C 3C KC' --policy heuristic --deals 300 --format csv"),
-    ("dd247191e13cd7bc295c14404105beb95bfa1dc82c7308e56eba623777e45cee",
+    ("f5bf6fc3c9845fe6799bd87e57d7310409183f7e8362b95ce92c44402e004a2c",
      "analyze data/records/four-players.txt --policy heuristic --deals 20 --format json"),
-    ("5bef499aecaffcb7d7c644331a29511a89af50e500b685ffe0e438c3c485129d",
+    ("ad322e3d24b833081dd6627e692b4e94f24be5e9c0dafa9f74300af26d9fc06f",
      "analyze data/records/four-players.txt --policy heuristic --deals 20"),
 ]
 CHEAP = [(digest, command) for digest, command in GOLDEN if "--policy heuristic" in command]
