@@ -16,8 +16,21 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.deals import stream_state
-from kernels.pimc import draw_world, load_world, play_to_end, seat_sampler
-from kernels.playout import LEADER, PLAYERS, R_MADE, RESULT_SIZE, STATE_SIZE, TRICK_LEN, advance
+from kernels.endgame import MAX_MOVES, W_NODE_LIMIT, new_workspace, solve_line
+from kernels.pimc import (SOLVE_NODE_LIMIT, SOLVE_TABLE_BITS, SOLVE_TRICKS, auction_likelihood, chelem_alive,
+                          decision_worlds, draw_world, is_search, load_world, pimc_card_solving, play_to_end,
+                          search_features, seat_sampler)
+from kernels.playout import (HAND_SIZE, LEADER, PLAYERS, R_MADE, RESULT_SIZE, STATE_SIZE, TRICK, TRICK_LEN,
+                             advance)
+
+# The judge values every card of a decision this close to the end (tricks left, the one in play counted;
+# by player count) by the endgame solver alone (both sides perfect, every hand of the world known), and
+# finishes each world of an earlier decision by the policy until ENDING_TRICKS are left, which the solver
+# plays.  The two differ for time: docs/coaching.md, "Play model and cost".
+EXACT_TRICKS = np.array([0, 0, 0, 6, 5, 4], dtype=np.int64)
+ENDING_TRICKS = np.array([0, 0, 0, 4, 3, 2], dtype=np.int64)
+EXACT_TABLE_BITS = 15      # the solver's table per chunk of worlds (2**15 entries, 1.5 MiB)
+CHUNK = 16                 # worlds per workspace (a fixed split: the values do not depend on the threads)
 
 
 @njit(cache=True)
@@ -55,6 +68,124 @@ def candidates_in_world(sampler, st, seat, candidates, policies, search_worlds, 
         scores[j] = result[seat]
         made[j] = result[R_MADE]
     return state
+
+
+@njit(cache=True)
+def play_until(hs, ht, st, policies, search_worlds, state, result, stop):
+    """Play by ``policies`` until trick ``stop`` (0-based) is about to start or the deal ends, seats whose
+    policy is a search deciding as in ``kernels.pimc.play_out_search``; returns the RNG state."""
+    players = st[PLAYERS]
+    n_cards = (stop - st[TRICK]) * players - st[TRICK_LEN]
+    if n_cards <= 0:
+        return state
+    none = np.empty(0, dtype=np.int64)
+    no_trace = np.empty(0, dtype=np.int16)
+    searching = False
+    for s in range(players):
+        searching = searching or is_search(policies[s])
+    if not searching:
+        state, _ = advance(hs, ht, st, policies, state, none, n_cards, result, no_trace)
+        return state
+    w = new_workspace(np.int64(SOLVE_TABLE_BITS))
+    w[W_NODE_LIMIT] = SOLVE_NODE_LIMIT
+    forced = np.empty(1, dtype=np.int64)
+    start = st.copy()
+    for _ in range(n_cards):
+        seat = (st[LEADER] + st[TRICK_LEN]) % players
+        if is_search(policies[seat]):
+            solves, constrain, weigh, _, race, prior, race_first, race_step = search_features(policies[seat])
+            solve_tricks = SOLVE_TRICKS[players] if solves else 0
+            drawn = decision_worlds(st, seat, policies[seat], search_worlds)
+            race = race and not chelem_alive(st, seat, policies[seat])
+            forced[0], state = pimc_card_solving(hs, ht, st, drawn, np.int64(1), state, solve_tricks, w, constrain,
+                                                 weigh, start, none, race, prior, race_first, race_step)
+            state, _ = advance(hs, ht, st, policies, state, forced, np.int64(1), result, no_trace)
+        else:
+            state, _ = advance(hs, ht, st, policies, state, none, np.int64(1), result, no_trace)
+    return state
+
+
+@njit(cache=True)
+def finish_exactly(hs, ht, st, policies, state, w, result):
+    """Finish the deal by perfect play of both sides, every hand known (``kernels.endgame.solve_line``,
+    workspace ``w``): the line's final score lands in ``result`` (a deal already over is left as scored)."""
+    players = st[PLAYERS]
+    if st[TRICK] >= HAND_SIZE[players]:
+        return
+    cards = np.empty(MAX_MOVES, dtype=np.int64)
+    values = np.empty(MAX_MOVES, dtype=np.int64)
+    line = np.empty(78, dtype=np.int64)
+    _, length, _ = solve_line(hs, ht, st, w, cards, values, line)
+    advance(hs, ht, st, policies, state, line[:length], np.int64(length), result, np.empty(0, dtype=np.int16))
+
+
+@njit(cache=True)
+def play_candidate_exact(hs, ht, st, card, policies, search_worlds, state, result, exact, w):
+    """``play_candidate`` with the last ``exact`` tricks (the trick in play counted) played perfectly by
+    both sides (``finish_exactly``): ``card``, then ``policies`` until that many tricks are left, then the
+    solver's line."""
+    forced = np.empty(1, dtype=np.int64)
+    forced[0] = card
+    no_trace = np.empty(0, dtype=np.int16)
+    state, _ = advance(hs, ht, st, policies, state, forced, np.int64(1), result, no_trace)
+    state = play_until(hs, ht, st, policies, search_worlds, state, result, HAND_SIZE[st[PLAYERS]] - exact)
+    finish_exactly(hs, ht, st, policies, state, w, result)
+
+
+@njit(cache=True)
+def judge_world(sampler, st, seat, candidates, policies, search_worlds, state, exact, w, noise, scores, made,
+                scratch, hands):
+    """``candidates_in_world`` for the judge: each candidate played by ``play_candidate_exact``; returns
+    the world's auction weight (``kernels.pimc.auction_likelihood`` with an error of ``noise`` points: the
+    chance that the other seats bid as recorded, given their hands in this world)."""
+    place, world_s, world_t, play_s, play_t, play_st, result = scratch
+    state, partner = draw_world(sampler, state, place, st, seat, np.bool_(True), world_s, world_t)
+    for p in range(st[PLAYERS] + 1):
+        hands[0, p] = world_s[p]
+        hands[1, p] = world_t[p]
+    for j in range(candidates.shape[0]):
+        load_world(world_s, world_t, st, partner, play_s, play_t, play_st)
+        play_candidate_exact(play_s, play_t, play_st, candidates[j], policies, search_worlds, state, result, exact,
+                             w)
+        scores[j] = result[seat]
+        made[j] = result[R_MADE]
+    return auction_likelihood(world_s, world_t, st, seat, noise)
+
+
+@njit(parallel=True, cache=True)
+def judge_values(hs, ht, st, candidates, policies, search_worlds, seed, exact, noise, scores, made, weights, hands):
+    """The judge's ``world_values``: ``scores[w, j]``/``made[w, j]`` when the seat to play plays
+    ``candidates[j]`` in world ``w``, the last ``exact`` tricks played perfectly (``play_candidate_exact``),
+    ``weights[w]`` the world's auction weight and ``hands[w]`` its hands (``judge_world``).  Worlds are split into fixed chunks
+    of ``CHUNK``, each with its own solver workspace; world ``w`` draws from stream ``(seed, w)``."""
+    players = st[PLAYERS]
+    seat = (st[LEADER] + st[TRICK_LEN]) % players
+    n = scores.shape[0]
+    for c in prange((n + CHUNK - 1) // CHUNK):
+        w = new_workspace(np.int64(EXACT_TABLE_BITS if exact > 0 else 1))
+        scratch = world_scratch(players)
+        for v in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            weights[v] = judge_world(seat_sampler(hs, ht, st, seat), st, seat, candidates, policies, search_worlds,
+                                     stream_state(seed, v), exact, w, noise, scores[v], made[v], scratch,
+                                     hands[v])
+
+
+@njit(parallel=True, cache=True)
+def judge_layout(hs, ht, st, candidates, policies, search_worlds, seed, exact, scores, made):
+    """Hindsight for the judge: ``layout_values`` with the last ``exact`` tricks played perfectly
+    (``play_candidate_exact``)."""
+    players = st[PLAYERS]
+    seat = (st[LEADER] + st[TRICK_LEN]) % players
+    for j in prange(candidates.shape[0]):
+        play_s = hs.copy()
+        play_t = ht.copy()
+        play_st = st.copy()
+        result = np.empty(RESULT_SIZE, dtype=np.int64)
+        w = new_workspace(np.int64(EXACT_TABLE_BITS if exact > 0 else 1))
+        play_candidate_exact(play_s, play_t, play_st, candidates[j], policies, search_worlds, stream_state(seed, 0),
+                             result, exact, w)
+        scores[j] = result[seat]
+        made[j] = result[R_MADE]
 
 
 @njit(parallel=True, cache=True)

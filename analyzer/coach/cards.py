@@ -1,12 +1,17 @@
 """Judging a card: every legal card (one per class of equivalent cards) played on the same worlds
-dealt from what the seat to play knew, each world finished by the chosen policy; and the same on the
-real layout for hindsight."""
+dealt from what the seat to play knew, each world finished by the chosen policy until its last tricks
+(``kernels.evaluate.EXACT_TRICKS``), which the endgame solver plays perfectly; and the same on the real
+layout for hindsight.  Each world counts by the chance that the other seats bid as recorded given its
+hands (``bid``'s model and error, ``analyzer.advice.auction``): the values are weighted means, with
+Kish's effective number of worlds."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from analyzer import cards as C
+from analyzer.advice.auction import BID_NOISE
+from analyzer.baselines import method_id
 from analyzer.coach.equivalence import card_classes
 from analyzer.coach.verdicts import Decision, Option
 from analyzer.errors import TarotError
@@ -15,11 +20,16 @@ from analyzer.runs import Settings, threads
 from analyzer.simulate import state_from_game
 from analyzer.simulation.bridge import policy_ids
 from analyzer.solve import solve
-from analyzer.stats import Mean, Proportion
-from kernels.evaluate import layout_values, world_values
+from analyzer.stats import Moments
+from kernels.evaluate import ENDING_TRICKS
+from kernels.evaluate import EXACT_TRICKS as EXACT_BY_PLAYERS
+from kernels.evaluate import judge_layout, judge_values
+from kernels.playout import set_auction
 
 WORLDS = 400            # worlds per card decision by default
 EXACT_TRICKS = 6        # hindsight is solved exactly from this many tricks before the end (a few ms)
+BIDDING = "tarotclub"   # the bidding model the recorded auction is read by (``bid``'s default)
+LOW_EFFECTIVE = 50      # below this many effective worlds (Kish's) a decision says so in its note
 
 
 def cards_out(game: Game, seat: int) -> int:
@@ -48,26 +58,57 @@ def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True
     candidates = [card if card in cls else cls[0] for cls in classes]
     settings = settings.for_contract(game.contract, game.rules.players)
     hs, ht, st = state_from_game(game)
+    if len(game.bids) == game.rules.players:
+        set_auction(st, np.array([0 if b is None else int(b) for b in game.bids], dtype=np.int64),
+                    method_id(BIDDING))
     policies = policy_ids(settings.policy, game.rules.players)
+    exact = int(EXACT_BY_PLAYERS[game.rules.players])
+    if game.rules.tricks - len(game.tricks) > exact:     # the solver plays the last tricks of each world only
+        exact = int(ENDING_TRICKS[game.rules.players])
     worlds = settings.worlds_per_card or WORLDS
     scores = np.zeros((worlds, len(candidates)), dtype=np.int64)
     made = np.zeros((worlds, len(candidates)), dtype=np.int64)
+    weights = np.zeros(worlds)
     picks = np.array(candidates, dtype=np.int64)
     truth_scores = np.zeros(len(candidates), dtype=np.int64)
     truth_made = np.zeros(len(candidates), dtype=np.int64)
     with threads(settings.jobs):
-        world_values(hs, ht, st, picks, policies, settings.worlds, np.uint64(settings.seed), scores, made)
+        judge_values(hs, ht, st, picks, policies, settings.worlds, np.uint64(settings.seed), exact, BID_NOISE,
+                     scores, made, weights, np.zeros((worlds, 2, game.rules.players + 1), dtype=np.uint64))
         if hindsight:
-            layout_values(hs, ht, st, picks, policies, settings.worlds, np.uint64(settings.seed), truth_scores,
-                          truth_made)
-    best = _best(scores.mean(axis=0), candidates.index(card))
-    options = [Option(C.TOKENS[c], Mean.of(scores[:, j]), Proportion(int(made[:, j].sum()), worlds),
-                      Mean.of(scores[:, j] - scores[:, best])) for j, c in enumerate(candidates)]
-    options.sort(key=lambda o: -o.score.mean)
-    if hindsight and game.rules.tricks - len(game.tricks) <= EXACT_TRICKS:
+            judge_layout(hs, ht, st, picks, policies, settings.worlds, np.uint64(settings.seed), exact,
+                         truth_scores, truth_made)
+    note = ""
+    if not weights.max() > 0:         # no world explains the auction: every world counts alike
+        weights[:] = 1.0
+        note = "no world explains the auction: worlds weighed alike"
+    weights /= weights.max()
+    options, effective = weighted_options(candidates, card, scores, made, weights)
+    if effective < LOW_EFFECTIVE and not note:
+        note = f"few worlds fit the auction: {effective:.0f} effective worlds of {worlds}"
+    if hindsight and exact < game.rules.tricks - len(game.tricks) <= EXACT_TRICKS:
         truth_scores = _exact_values(game, candidates)
     best_known = C.TOKENS[candidates[_best(truth_scores, candidates.index(card))]] if hindsight else None
-    return Decision(seat, "card", trick, C.TOKENS[card], options, best_known)
+    return Decision(seat, "card", trick, C.TOKENS[card], options, best_known, note=note,
+                    effective_worlds=effective)
+
+
+def weighted_options(candidates: list[int], card: int, scores: np.ndarray, made: np.ndarray,
+                     weights: np.ndarray) -> tuple[list[Option], float]:
+    """The options of a card decision from its worlds' values (``scores``/``made``, world by candidate)
+    and the worlds' weights: weighted means (``Moments.ratio``, the importance-sampling ratio estimator),
+    best first, and Kish's effective number of worlds."""
+    k = len(candidates)
+    rows = np.column_stack([weights[:, None] * scores, weights[:, None] * made, weights])
+    moments = Moments(2 * k + 1)
+    moments.add(rows)
+    w = 2 * k
+    means = np.array([moments.ratio({j: 1.0}, w).mean for j in range(k)])
+    best = _best(means, candidates.index(card))
+    options = [Option(C.TOKENS[c], moments.ratio({j: 1.0}, w), moments.weighted_proportion(k + j, w),
+                      moments.ratio({j: 1.0, best: -1.0} if j != best else {j: 0.0}, w)) for j, c in enumerate(candidates)]
+    options.sort(key=lambda o: -o.score.mean)
+    return options, moments.effective_n(w)
 
 
 def _best(values: np.ndarray, played: int) -> int:

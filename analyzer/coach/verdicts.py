@@ -54,6 +54,7 @@ class Decision:
     note: str = ""
     scale: float = 1.0          # own-score points per contract point (``contract_scale``)
     reasons: tuple[str, ...] = ()       # ``analyzer.coach.reasons`` identifiers, for a flagged decision
+    effective_worlds: float | None = None    # Kish's effective number of the card decision's weighted worlds
 
     @property
     def judged(self) -> bool:
@@ -117,7 +118,7 @@ class Decision:
                 "verdict": self.verdict, "reasons": list(self.reasons),
                 "reason_labels": [LABELS[r] for r in self.reasons],
                 "hindsight_best": self.hindsight_best, "note": self.note,
-                "alternatives": [o.as_dict() for o in self.options]}
+                "alternatives": [o.as_dict() for o in self.options], "effective_worlds": self.effective_worlds}
 
 
 def equal_to_best(option: Option) -> bool:
