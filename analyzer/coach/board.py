@@ -22,7 +22,7 @@ from analyzer.runs import POLICY_IDS, Settings, searching
 from analyzer.simulate import state_from_game
 from analyzer.solve import solve
 from kernels.deals import stream_state
-from kernels.playout import R_MADE, RESULT_SIZE
+from kernels.playout import RESULT_SIZE
 
 LINE_SEED = 0x5EED_11E5      # mixed into the run's seed for the playouts of the lines and the curve
 

@@ -91,9 +91,9 @@ GOLDEN = [
      f"discard {q(FIVE)} --players 5 --chien 'CD 6D 3C' --deals 300 --format json"),
     ("ded6047dc060550c6673c9e706906e155e8ed09710d8866d5a23edf4509484d5",
      f"discard {q(DH)} --chien 'CD 6D 2D 7C 3C KC' --policy heuristic --deals 300 --format csv"),
-    ("12d6d6667f900a09722b7c528dbad74d3324acf6f478590ac3b610870a8479b8",
+    ("91731aebfe6e07818bcc43eac97b8d338d636bfd375eeea53af83484f49754dd",
      "analyze data/records/four-players.txt --policy heuristic --deals 20 --format json"),
-    ("9185a86c32ecd5165c1602d1da79ed2162d1faeb53d9d4499ec19b6740caa77a",
+    ("016e915adbffb8e172c2014bf7bd73a6aead161abdfe085170ac751c70093c69",
      "analyze data/records/four-players.txt --policy heuristic --deals 20"),
 ]
 CHEAP = [(digest, command) for digest, command in GOLDEN if "--policy heuristic" in command]
