@@ -21,8 +21,8 @@ MAX_TRICKS_LEFT = 10     # each trick more multiplies the work (bench's endgame_
 def solve(file, number, fmt) -> None:
     """Every legal card's value for the seat to play in a recorded deal whose hands are all known and
     whose play stops before the end, under perfect play by both sides (all hands seen): the value is
-    the taker's score at the end of the deal (3 × each defender's at 4 players), with the best card and
-    the principal line."""
+    the score that seat ends the deal with, best first, equal cards together, with the best line
+    trick by trick."""
     records = load_checked(file)
     if number > len(records):
         raise click.BadParameter(f"{file} holds {len(records)} record(s), not {number}", param_hint="--record")
@@ -40,10 +40,20 @@ def solve(file, number, fmt) -> None:
     if fmt == "json":
         echo_json(solution.as_dict())
         return
-    click.echo(f"seat {solution.seat + 1} to play in trick {solution.trick + 1} "
-               f"({solution.nodes:,} nodes, {solution.seconds:.3f} s); the taker's score under perfect play "
-               "(the taker's side plays for the highest, the defence for the lowest):")
-    for card, value in sorted(solution.values, key=lambda cv: -cv[1]):
-        mark = "  <- best" if card == solution.best else ""
-        click.echo(f"  {C.TOKENS[card]:<4}{value:>+8.0f}{mark}")
-    click.echo("line: " + " ".join(C.TOKENS[c] for c in solution.line))
+    seat = solution.seat + 1
+    role = "taker" if solution.seat == game.taker else "partner" if solution.seat == game.partner else "defender"
+    click.echo(f"Seat {seat} ({role}) to play in trick {solution.trick + 1}: seat {seat}'s score at the end "
+               f"under perfect play by both sides, all hands seen ({solution.nodes:,} nodes, "
+               f"{solution.seconds:.3f} s)")
+    for i, (value, cards) in enumerate(solution.groups):
+        mark = "  best" if i == 0 else f"  {value - solution.groups[0][0]:+.0f}"
+        click.echo(f"  {value:>+6.0f}  {' '.join(C.TOKENS[c] for c in cards):<24}{mark}")
+    click.echo("The best line:")
+    for t in solution.tricks:
+        played = "  ".join(f"{C.TOKENS[c]}" + ("" if i >= t.played_before else "*")
+                           for i, c in enumerate(t.cards))
+        click.echo(f"  trick {t.number + 1:>2}: seat {t.leader + 1} leads  {played:<24} won by seat {t.winner + 1}")
+    if any(t.played_before for t in solution.tricks):
+        click.echo("  (* already played)")
+    scores = "  ".join(f"seat {s + 1} {v:+.0f}" for s, v in enumerate(solution.final_scores))
+    click.echo(f"Final scores: {scores}")

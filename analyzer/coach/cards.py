@@ -119,7 +119,5 @@ def _best(values: np.ndarray, played: int) -> int:
 def _exact_values(game: Game, candidates: list[int]) -> np.ndarray:
     """Each candidate's value for the seat to play under perfect play on the real layout (the endgame
     solver), oriented so that higher is better for that seat."""
-    solution = solve(game)
-    values = dict(solution.values)                 # the taker's score
-    sign = 1 if game.side(game.to_act) == game.side(game.taker) else -1
-    return np.array([sign * values[c] for c in candidates])
+    values = dict(solve(game).values)              # the seat's own score
+    return np.array([values[c] for c in candidates])

@@ -88,8 +88,7 @@ def test_hindsight_in_the_last_tricks_is_the_solver_s_best_card():
     record = load_records(Path(__file__).resolve().parents[2] / "data" / "records" / "four-players-midplay.txt")[0]
     game = record.game
     solution = solve(game)
-    defence = game.side(game.to_act) != game.side(game.taker)
-    best_value = (min if defence else max)(v for _, v in solution.values)
+    best_value = max(v for _, v in solution.values)          # the seat's own score
     for card, _ in solution.values:
         decision = judge_card(game, card, Settings(worlds_per_card=20, seed=1))
         if decision.judged:

@@ -66,13 +66,14 @@ def test_within_the_solver_s_reach_each_world_s_values_are_solve_s(left):
     hands = np.zeros((n, 2, 5), dtype=np.uint64)
     judge_values(hs, ht, st, candidates, policy_ids("heuristic", 4), 1, seed, EXACT_TRICKS[4], 8.0, scores, made,
                  weights, hands)
-    share = -1 / 3 if game.side(seat) != game.side(game.taker) else 1.0
+    taker_side = game.side(seat) == game.side(game.taker)
     assert len({hands[w].tobytes() for w in range(n)}) == n                  # worlds of their own
     for w in range(n):
-        solution = solve(world_game(game, hands[w, 0], hands[w, 1], st))
+        solution = solve(world_game(game, hands[w, 0], hands[w, 1], st))      # the seat's own score
         for j, card in enumerate(candidates):
-            assert scores[w, j] == share * solution.value_of(int(card))
-            assert made[w, j] == (solution.value_of(int(card)) > 0)
+            value = solution.value_of(int(card))
+            assert scores[w, j] == value
+            assert made[w, j] == ((value > 0) if taker_side else (value < 0))
 
 
 def test_a_card_perfect_play_ranks_best_in_every_world_is_never_flagged():
