@@ -6,8 +6,9 @@ A world is dealt exactly uniformly among the layouts the seat to play cannot tel
 the search (``kernels/pimc.py``, policy ``PIMC``).  World ``w`` draws from its own stream
 ``(seed, w)`` and every candidate is played from the same stream state after the deal, so results do
 not depend on the thread schedule and the candidates' differences are measured on equal terms.
-``layout_values`` does the same on the real layout (hindsight: what each card was worth had the seat
-seen every hand, the other seats still playing by their policies).
+``judge_values`` values a card decision for the coach (the last tricks solved exactly, each world
+weighted by the auction); ``judge_layout`` does the same on the real layout (hindsight: what each card
+was worth had the seat seen every hand); ``candidates_in_world`` serves ``compare-play``.
 """
 
 from __future__ import annotations
@@ -154,10 +155,10 @@ def judge_world(sampler, st, seat, candidates, policies, search_worlds, state, e
 
 @njit(parallel=True, cache=True)
 def judge_values(hs, ht, st, candidates, policies, search_worlds, seed, exact, noise, scores, made, weights, hands):
-    """The judge's ``world_values``: ``scores[w, j]``/``made[w, j]`` when the seat to play plays
-    ``candidates[j]`` in world ``w``, the last ``exact`` tricks played perfectly (``play_candidate_exact``),
-    ``weights[w]`` the world's auction weight and ``hands[w]`` its hands (``judge_world``).  Worlds are split into fixed chunks
-    of ``CHUNK``, each with its own solver workspace; world ``w`` draws from stream ``(seed, w)``."""
+    """The judge: ``scores[w, j]``/``made[w, j]`` when the seat to play plays ``candidates[j]`` in world
+    ``w``, the last ``exact`` tricks played perfectly (``play_candidate_exact``), ``weights[w]`` the
+    world's auction weight and ``hands[w]`` its hands (``judge_world``).  Worlds are split into fixed
+    chunks of ``CHUNK``, each with its own solver workspace; world ``w`` draws from stream ``(seed, w)``."""
     players = st[PLAYERS]
     seat = (st[LEADER] + st[TRICK_LEN]) % players
     n = scores.shape[0]
@@ -172,8 +173,9 @@ def judge_values(hs, ht, st, candidates, policies, search_worlds, seed, exact, n
 
 @njit(parallel=True, cache=True)
 def judge_layout(hs, ht, st, candidates, policies, search_worlds, seed, exact, scores, made):
-    """Hindsight for the judge: ``layout_values`` with the last ``exact`` tricks played perfectly
-    (``play_candidate_exact``)."""
+    """Hindsight for the judge: ``scores[j]``/``made[j]`` when the seat to play plays ``candidates[j]`` in
+    the real layout, the deal then finished by ``policies`` and its last ``exact`` tricks played
+    perfectly (``play_candidate_exact``)."""
     players = st[PLAYERS]
     seat = (st[LEADER] + st[TRICK_LEN]) % players
     for j in prange(candidates.shape[0]):
@@ -182,36 +184,7 @@ def judge_layout(hs, ht, st, candidates, policies, search_worlds, seed, exact, s
         play_st = st.copy()
         result = np.empty(RESULT_SIZE, dtype=np.int64)
         w = new_workspace(np.int64(EXACT_TABLE_BITS if exact > 0 else 1))
-        play_candidate_exact(play_s, play_t, play_st, candidates[j], policies, search_worlds, stream_state(seed, 0),
-                             result, exact, w)
-        scores[j] = result[seat]
-        made[j] = result[R_MADE]
-
-
-@njit(parallel=True, cache=True)
-def world_values(hs, ht, st, candidates, policies, search_worlds, seed, scores, made):
-    """``scores[w, j]`` (the seat to play's final score) and ``made[w, j]`` (the contract made) when
-    that seat plays ``candidates[j]`` in world ``w`` (``scores.shape[0]`` worlds)."""
-    players = st[PLAYERS]
-    seat = (st[LEADER] + st[TRICK_LEN]) % players
-    for w in prange(scores.shape[0]):
-        # A plan of its own for each world: a plan's draws use its work arrays (one thread at a time).
-        candidates_in_world(seat_sampler(hs, ht, st, seat), st, seat, candidates, policies, search_worlds,
-                            stream_state(seed, np.int64(w)), scores[w], made[w], world_scratch(players))
-
-
-@njit(parallel=True, cache=True)
-def layout_values(hs, ht, st, candidates, policies, search_worlds, seed, scores, made):
-    """Hindsight: ``scores[j]``/``made[j]`` when the seat to play plays ``candidates[j]`` in the real
-    layout, the deal then finished by ``policies``."""
-    players = st[PLAYERS]
-    seat = (st[LEADER] + st[TRICK_LEN]) % players
-    for j in prange(candidates.shape[0]):
-        play_s = hs.copy()
-        play_t = ht.copy()
-        play_st = st.copy()
-        result = np.empty(RESULT_SIZE, dtype=np.int64)
-        play_candidate(play_s, play_t, play_st, candidates[j], policies, search_worlds, stream_state(seed, np.int64(0)),
-                       result)
+        play_candidate_exact(play_s, play_t, play_st, candidates[j], policies, search_worlds,
+                             stream_state(seed, np.int64(0)), result, exact, w)
         scores[j] = result[seat]
         made[j] = result[R_MADE]
