@@ -6,12 +6,11 @@ and how it is cut never changes the deals themselves: same seed, same output, wh
 
 from __future__ import annotations
 
-import copy
 import math
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterator
 
 import numba
 import numpy as np
@@ -262,8 +261,8 @@ def run_in_chunks(simulate: Callable[[int, int], np.ndarray], features: int, set
 
 # A searched run of options on the same deals (``bid``'s) stops playing an option whose score is behind
 # the best one's by more than this many standard errors of their difference, once its figures are within
-# the precision asked (``Stopped``).  Not ``compare``'s alternatives, where it cost agreement with deep search
-# (docs/journal/calibration.md, "Options clearly behind").
+# the precision asked (``analyzer.simulation.trials.Stopped``).  Not ``compare``'s alternatives, where it
+# cost agreement with deep search (docs/journal/calibration.md, "Options clearly behind").
 BEHIND_Z = 4.0
 
 
@@ -272,23 +271,3 @@ def clearly_behind(difference: Mean, z: float = BEHIND_Z) -> bool:
     ``z`` standard errors."""
     return difference.mean > z * difference.se
 
-
-class Stopped:
-    """The options of a run on the same deals that stopped being played, each with the run's moments when
-    it stopped: its figures, and any combination that takes it in, are measured on those deals (the run's
-    first ones), the combinations on the deals that every option in them was played on."""
-
-    def __init__(self) -> None:
-        self._at: dict[int, Moments] = {}
-
-    def __contains__(self, option: int) -> bool:
-        return option in self._at
-
-    def stop(self, option: int, moments: Moments) -> None:
-        """Stop ``option`` at the run's ``moments`` so far (one copy for the options stopped together)."""
-        together = next((m for m in self._at.values() if m.n == moments.n), None)
-        self._at[option] = together if together is not None else copy.deepcopy(moments)
-
-    def moments(self, options: Iterable[int], moments: Moments) -> Moments:
-        """The moments that ``options`` were all played on: the run's ``moments``, or the earliest stop's."""
-        return min((self._at[i] for i in options if i in self._at), key=lambda m: m.n, default=moments)

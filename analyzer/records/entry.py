@@ -230,12 +230,7 @@ class DealEntry:
     def _hand(self, new: _State, text: str) -> None:
         seat = new.index
         if text:
-            size = Rules.from_options(new.players).hand_size
-            mask = _cards(text)
-            if mask.bit_count() != size:
-                raise EntryError(f"{shown_token(text)}: a hand holds {size} cards at {new.players} players, "
-                                 f"not {mask.bit_count()}")
-            new.hands[seat] = mask
+            new.hands[seat] = _sized_cards(text, Rules.from_options(new.players).hand_size, "a hand", new.players)
         elif seat == new.own:
             raise EntryError("'': your own hand is needed (the record is analysed from your seat)")
         others = [s for s in range(new.players) if s != new.own]
@@ -264,12 +259,7 @@ class DealEntry:
 
     def _chien(self, new: _State, text: str) -> None:
         if text:
-            size = Rules.from_options(new.players).chien_size
-            mask = _cards(text)
-            if mask.bit_count() != size:
-                raise EntryError(f"{shown_token(text)}: the chien holds {size} cards at {new.players} players, "
-                                 f"not {mask.bit_count()}")
-            new.chien = mask
+            new.chien = _sized_cards(text, Rules.from_options(new.players).chien_size, "the chien", new.players)
         new.stage = "discard"
 
     def _discard(self, new: _State, text: str) -> None:
@@ -371,6 +361,15 @@ def _card(token: str) -> int:
         return parse_card(token)
     except TarotError as exc:
         raise EntryError(_why(exc)) from None
+
+
+def _sized_cards(text: str, size: int, what: str, players: int) -> int:
+    """The cards of ``text``, which must be ``size`` of them (``what``: "a hand", "the chien")."""
+    mask = _cards(text)
+    if mask.bit_count() != size:
+        raise EntryError(f"{shown_token(text)}: {what} holds {size} cards at {players} players, "
+                         f"not {mask.bit_count()}")
+    return mask
 
 
 def _cards(text: str) -> int:
