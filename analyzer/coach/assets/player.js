@@ -3,7 +3,7 @@
   var links = document.querySelectorAll("#player a.goto");
   Array.prototype.forEach.call(links, function (a) {
     a.addEventListener("click", function () {
-      setTimeout(function () { document.querySelector("main").scrollIntoView(); }, 0);
+      setTimeout(function () { (document.querySelector("body > header:not(.top)") || document.querySelector("main")).scrollIntoView(); }, 0);
     });
   });
 })();
