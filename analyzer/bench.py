@@ -36,7 +36,7 @@ from kernels import playout as K
 from kernels.batch import deal_and_play_batch, places_to_words, sample_batch
 from kernels.deals import deal_into, stream_state
 from kernels.endgame import MAX_MOVES, W_NODE_LIMIT, card_values, new_workspace
-from kernels.pimc import PIMC_PLAYS, PIMC_UNIFORM, play_out_search
+from kernels.pimc import INFER, PIMC_PLAYS, PIMC_UNIFORM, play_out_search
 
 FFT = np.zeros(K.FLAGS_SIZE, dtype=np.int64)      # the rule variants: FFT's
 BENCH_HAND = "21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C"
@@ -102,7 +102,8 @@ def pimc_deal_seconds(deals: int = 6, worlds: int = PIMC_WORLDS, rollouts: int =
         places_to_words(places, PLAYERS, hs, ht)
         K.deal_to_play(hs, ht, st, PLAYERS, 0, K.GARDE, FFT, True)
         t = time.perf_counter()
-        play_out_search(hs, ht, st, policies, worlds, rollouts, np.uint64(state), result, np.empty(0, dtype=np.int16))
+        play_out_search(hs, ht, st, policies, worlds, rollouts, np.uint64(state), result, np.empty(0, dtype=np.int16),
+                        INFER if policy == PIMC_PLAYS else None)
         if i:                                    # the first deal warms up
             total += time.perf_counter() - t
     return total / deals
