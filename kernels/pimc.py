@@ -685,6 +685,13 @@ def play_out_search(hs, ht, st, policies, worlds, rollouts, state, result, trace
     ``inferring``: ``INFER``, or ``None`` where no policy is ``PIMC_WEIGHTED`` or ``PIMC_PLAYS`` (they then
     play as ``PIMC_UNIFORM``): the branch on it is pruned where it compiles, and the users' commands compile
     the search without the inference's code (docs/journal/compiling.md)."""
+    return search_loop(hs, ht, st, policies, worlds, rollouts, state, result, trace, inferring)
+
+
+@njit(cache=True, inline="always")
+def search_loop(hs, ht, st, policies, worlds, rollouts, state, result, trace, inferring):
+    """``play_out_search``'s loop, inlined where the drivers play (``play_to_end``): compiled on its own, it
+    was one more layer linking and optimising the whole search again (docs/journal/compiling.md)."""
     players = st[PLAYERS]
     n_tricks = HAND_SIZE[players]
     w = new_workspace(np.int64(SOLVE_TABLE_BITS))
@@ -725,7 +732,7 @@ def play_to_end(hs, ht, st, policies, worlds, state, result, trace):
     the search's card-by-card loop only where it is needed.  Returns the RNG state."""
     for s in range(st[PLAYERS]):
         if is_search(policies[s]):
-            return play_out_search(hs, ht, st, policies, worlds, np.int64(1), state, result, trace, None)
+            return search_loop(hs, ht, st, policies, worlds, np.int64(1), state, result, trace, None)
     return play_out(hs, ht, st, policies, state, result, trace)
 
 
