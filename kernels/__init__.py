@@ -22,11 +22,13 @@ small helpers are inlined, and so are functions called from one place above the 
 loop, ``kernels.pimc.search_loop``; the bid's play, ``kernels.auction.play_option``, called once by
 ``bid_deal``); a deal's body is compiled on its own outside the threaded loop (``kernels.auction.bid_deal``);
 and the inference's yardsticks are compiled only where asked for (``kernels.pimc.play_out_search``'s
-``inferring``): docs/journal/compiling.md.  The heuristic's card (``heuristic_card`` with ``choose_lead``
-and ``choose_follow``) is inlined in ``kernels.playout.advance`` only, at every card of every rollout (a
-call passed its eighteen arguments through memory: faster searched deals for a longer first compilation,
-docs/journal/search-time.md, "Where a searched deal's time goes"); ``heuristic_at`` asks ``advance`` for
-it on a copy of the position.
+``inferring``): docs/journal/compiling.md.  The large functions a hot loop needs inlined (the heuristic's
+card in ``kernels.playout.advance``: ``heuristic_choice``, ``heuristic_card``, ``choose_lead``,
+``choose_follow``; the endgame solver's ``enter``, ``descend``, ``close``, ``gen_moves``, ``value_bounds``)
+are ``forceinline=True``: each typed once on its own, then inlined by LLVM (``alwaysinline``) where it is
+called, the same machine code as Numba's inlining without Numba's typing of one huge function (a call
+passed their arguments through memory: docs/journal/search-time.md, "Where a searched deal's time goes").
+``heuristic_at`` asks ``advance`` for the heuristic's card on a copy of the position.
 """
 
 import hashlib

@@ -618,7 +618,7 @@ def random_card(legal_s, legal_t, state):
     return FIRST_TRUMP_ID + lowest_bit(x), state
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def heuristic_choice(st, seat, hand_t, legal_s, legal_t, partner, partner_known, trick, n, led, best, best_seat,
                      points, excuse_seat, winners, out_s, out_t, aside_s, aside_t, taker_knows_aside):
     """The heuristic's card for ``seat`` (``kernels/heuristic.py``; in a Goulash ``goulash_card``) from
