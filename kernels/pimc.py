@@ -42,8 +42,8 @@ from kernels.heuristic import ALL_TRUMPS, EXCUSE_MASK, FIRST_TRUMP_ID, ONE, ZERO
 from kernels.playout import (BID_METHOD, BIDS, CALLED, CHELEM, CHIEN_S, CHIEN_T, CONTRACT, EXCL_S, EXCL_T, GARDE,
                              HAND_SIZE, HEURISTIC, LEADER, NOISY, PARTNER, PARTNER_KNOWN, PETIT_SEC_ANNULLED, PIMC,
                              PLAYED_S, PLAYED_T, PLAYERS, POIGNEE_T, RESULT_SIZE, SHOWN_T, STATE_SIZE, TAKER,
-                             TAKER_TRICKS, TO_THE_END, TRICK, TRICK_LEN, advance, heuristic_at, heuristic_into,
-                             legal_words, play_out, side_of)
+                             TAKER_TRICKS, TO_THE_END, TRICK, TRICK_LEN, advance, heuristic_at, legal_words,
+                             play_out, side_of)
 from kernels.worlds import plan_worlds, sample_plan, uniform01
 
 PIMC_UNIFORM = 4       # worlds uniform under the voids, every world rolled out by the heuristic (no solver)
@@ -271,9 +271,9 @@ def auction_likelihood(world_s, world_t, st, seat, noise):
 
 @njit(cache=True)
 def replay_scratch(players):
-    """The arrays ``play_likelihood`` replays a deal in (hands, state, result, policies, trace, and the
-    hands, state and one-card trace ``heuristic_into`` asks the heuristic in), allocated once per decision
-    rather than once per world."""
+    """The arrays ``play_likelihood`` replays a deal in (hands, state, result, policies, trace, and a copy
+    of the hands and state with a one-card trace, to ask the heuristic), allocated once per decision rather
+    than once per world."""
     return (np.empty(players + 1, dtype=np.uint64), np.empty(players + 1, dtype=np.uint64),
             np.empty(STATE_SIZE, dtype=np.int64), np.empty(RESULT_SIZE, dtype=np.int64),
             np.full(players, HEURISTIC, dtype=np.int64), np.empty(0, dtype=np.int16),
@@ -285,9 +285,9 @@ def replay_scratch(players):
 def play_likelihood(world_s, world_t, st, start, past, seat, partner, mismatch, scratch):
     """How well this world explains the cards ``past`` the seats other than ``seat`` played from the
     position ``start``: the product over those cards of 1 when the card is the heuristic's choice in
-    the world (``kernels.playout.heuristic_into``) and ``mismatch`` when not.  A likelihood up to a
-    constant factor, on purpose not divided by the number of legal cards: players are not random,
-    and dividing would favour worlds where a seat had few cards to choose from (it lost in duplicate:
+    the world (what ``kernels.playout.advance`` plays for ``HEURISTIC``) and ``mismatch`` when not.  A
+    likelihood up to a constant factor, on purpose not divided by the number of legal cards: players are
+    not random, and dividing would favour worlds where a seat had few cards to choose from (it lost in duplicate:
     docs/journal/inference.md).  The world's hands at ``start`` are its hands now and the cards each
     seat played since; the replay runs in ``scratch`` (``replay_scratch``)."""
     rs, rt, rst, result, policies, no_trace, cs, ct, cst, one = scratch
@@ -304,8 +304,23 @@ def play_likelihood(world_s, world_t, st, start, past, seat, partner, mismatch, 
     likelihood = 1.0
     for k in range(past.shape[0]):
         s = (rst[LEADER] + rst[TRICK_LEN]) % players
-        if s != seat and heuristic_into(rs, rt, rst, cs, ct, cst, policies, result, one) != past[k]:
+        if s != seat:
+            # The heuristic's card played on the replay by ``advance`` (the card is compiled there only); where
+            # it is not the card played, the replay goes back a card and plays that one.
+            for p in range(players + 1):
+                cs[p] = rs[p]
+                ct[p] = rt[p]
+            for i in range(STATE_SIZE):
+                cst[i] = rst[i]
+            advance(rs, rt, rst, policies, ZERO, past[k:k], np.int64(1), result, one)
+            if one[0] == past[k]:
+                continue
             likelihood *= mismatch
+            for p in range(players + 1):
+                rs[p] = cs[p]
+                rt[p] = ct[p]
+            for i in range(STATE_SIZE):
+                rst[i] = cst[i]
         advance(rs, rt, rst, policies, ZERO, past[k:k + 1], np.int64(1), result, no_trace)
     return likelihood
 

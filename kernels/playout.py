@@ -641,29 +641,17 @@ def heuristic_choice(st, seat, hand_t, legal_s, legal_t, partner, partner_known,
                           tricks_left, side_won_all, out_s, out_t, seat_words(st, EXCL_S), seat_words(st, EXCL_T))
 
 
-@njit(cache=True, inline="always")
-def heuristic_into(hs, ht, st, copy_s, copy_t, copy_st, policies, result, trace):
-    """``heuristic_at`` in arrays of the caller's: the position is copied into ``copy_s``/``copy_t``/
-    ``copy_st`` and ``advance`` plays one card there by ``policies`` (``HEURISTIC`` for every seat) into
-    ``trace`` (at least one entry); returns that card.  The heuristic's card is so compiled once, in
-    ``advance``, not once more for this (docs/journal/compiling.md)."""
-    for p in range(st[PLAYERS] + 1):
-        copy_s[p] = hs[p]
-        copy_t[p] = ht[p]
-    for i in range(STATE_SIZE):
-        copy_st[i] = st[i]
-    advance(copy_s, copy_t, copy_st, policies, ZERO, st[:0], np.int64(1), result, trace)
-    return np.int64(trace[0])
-
-
 @njit(cache=True)
 def heuristic_at(hs, ht, st):
     """The heuristic's card for the seat to play in the position ``hs``/``ht``/``st`` (nothing is
-    changed): what ``advance`` plays for a seat whose policy is ``HEURISTIC``, played on a copy."""
+    changed): what ``advance`` plays for a seat whose policy is ``HEURISTIC``, played here on a copy of
+    the position, so that the heuristic's card is compiled in ``advance`` only (docs/journal/compiling.md)."""
     players = st[PLAYERS]
-    return heuristic_into(hs, ht, st, np.empty(players + 1, dtype=np.uint64), np.empty(players + 1, dtype=np.uint64),
-                          np.empty(STATE_SIZE, dtype=np.int64), np.full(players, HEURISTIC, dtype=np.int64),
-                          np.empty(RESULT_SIZE, dtype=np.int64), np.empty(1, dtype=np.int16))
+    trace = np.empty(1, dtype=np.int16)
+    position = st.copy()
+    advance(hs.copy(), ht.copy(), position, np.full(players, HEURISTIC, dtype=np.int64), ZERO, position[:0],
+            np.int64(1), np.empty(RESULT_SIZE, dtype=np.int64), trace)
+    return np.int64(trace[0])
 
 
 @njit(cache=True)
