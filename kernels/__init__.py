@@ -17,12 +17,18 @@ no default arguments (an omitted one is a type of its own: one more copy).
 
 A function inlined in Numba (``inline="always"``) is typed and lowered again at every call site, and a
 threaded loop's passes grow with its body; a function compiled on its own links and optimises again
-all it calls.  So small helpers are inlined, and a deal's body that holds several plays is compiled on
-its own (``kernels.auction.bid_deal``: docs/journal/compiling.md).  The heuristic's card
-(``heuristic_card`` with ``choose_lead`` and ``choose_follow``) is inlined where it is called: in
-``kernels.playout.advance``, at every card of every rollout, a call passed its eighteen arguments
-through memory (faster searched deals for a longer first compilation: docs/journal/search-time.md,
-"Where a searched deal's time goes").
+all it calls, so every layer compiled on its own above the search processes the whole search again.  So
+small helpers are inlined, and so are functions called from one place above the search (the search's
+loop, ``kernels.pimc.search_loop``; the bid's play, ``kernels.auction.play_option``, called once by
+``bid_deal``); a deal's body is compiled on its own outside the threaded loop (``kernels.auction.bid_deal``);
+and the inference's yardsticks are compiled only where asked for (``kernels.pimc.play_out_search``'s
+``inferring``): docs/journal/compiling.md.  The large functions a hot loop needs inlined (the heuristic's
+card in ``kernels.playout.advance``: ``heuristic_choice``, ``heuristic_card``, ``choose_lead``,
+``choose_follow``; the endgame solver's ``enter``, ``descend``, ``close``, ``gen_moves``, ``value_bounds``)
+are ``forceinline=True``: each typed once on its own, then inlined by LLVM (``alwaysinline``) where it is
+called, the same machine code as Numba's inlining without Numba's typing of one huge function (a call
+passed their arguments through memory: docs/journal/search-time.md, "Where a searched deal's time goes").
+``heuristic_at`` asks ``advance`` for the heuristic's card on a copy of the position.
 """
 
 import hashlib

@@ -96,7 +96,7 @@ def hand_row(result, seat, taker, partner, row):
     row[B_MARGIN] = margin if on_taker_side else -margin
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_option(hs, ht, players, seat, taker, contract, bids, method, policies, worlds, state, declare, flags, st,
                 result, row, searching):
     """Play the dealt hands ``hs``/``ht`` (changed) after the auction ``bids`` (``option_auction``),
@@ -131,24 +131,30 @@ def bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option,
     dealt_t = ht.copy() if also >= 0 else ht
     bids = np.empty(players, dtype=np.int64)
     taker, contract = option_auction(hs, ht, players, seat, earlier, option, method, bids)
-    play_option(hs, ht, players, seat, taker, contract, bids, method, policies, worlds, state, declare, flags, st,
-                result, out[i], searching)
+    also_bids = np.empty(players, dtype=np.int64)
+    also_taker, also_contract = taker, contract
+    if also >= 0:
+        also_taker, also_contract = option_auction(dealt_s, dealt_t, players, seat, earlier, also, method, also_bids)
+    same = also_taker == taker and also_contract == contract     # the same auction's end, so the same play
+    alike = also_taker == taker == seat and contract <= GARDE and also_contract <= GARDE   # Prise and Garde
+    # The option's play, then the ``also`` option's where neither holds: one call site, so that ``play_option``
+    # (inlined) is typed once and no layer is compiled on its own between this and the search.
+    for k in range(1 if also < 0 or same or alike else 2):
+        first = k == 0
+        play_option(hs if first else dealt_s, ht if first else dealt_t, players, seat, taker if first else also_taker,
+                    contract if first else also_contract, bids if first else also_bids, method, policies, worlds,
+                    state, declare, flags, st, result, out[i] if first else also_out[i], searching)
     if also < 0:
         return
-    also_bids = np.empty(players, dtype=np.int64)
-    also_taker, also_contract = option_auction(dealt_s, dealt_t, players, seat, earlier, also, method, also_bids)
-    if also_taker == taker and also_contract == contract:
-        for k in range(BID_SIZE):                 # the same auction's end, so the same play
+    if same:
+        for k in range(BID_SIZE):
             also_out[i, k] = out[i, k]
-    elif also_taker == taker == seat and contract <= GARDE and also_contract <= GARDE:
-        also_result = np.empty(RESULT_SIZE, dtype=np.int64)       # Prise and Garde are played alike
+    elif alike:
+        also_result = np.empty(RESULT_SIZE, dtype=np.int64)       # played alike: one play scored as each
         score_again(st, result, also_contract, also_result)
         also_out[i, B_TAKER] = taker
         also_out[i, B_CONTRACT] = also_contract
         hand_row(also_result, seat, taker, st[PARTNER], also_out[i])
-    else:
-        play_option(dealt_s, dealt_t, players, seat, also_taker, also_contract, also_bids, method, policies, worlds,
-                    state, declare, flags, st, result, also_out[i], searching)
 
 
 @njit(parallel=True, cache=True)

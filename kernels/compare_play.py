@@ -120,7 +120,7 @@ def compare_deal(hs, ht, st, sides, by_search, worlds, eval_worlds, w, state, ro
             n_legal = popcount(legal_s) + popcount(legal_t)
             if n_legal > 1:
                 theirs, state = pimc_card_solving(hs, ht, st, worlds, np.int64(1), state, solve_tricks, w,
-                                                  np.bool_(True), np.bool_(False), st, none, np.bool_(False),
+                                                  np.bool_(True), None, st, None, np.bool_(False),
                                                   np.bool_(False), np.int64(RACE_FIRST), np.int64(RACE_STEP))
                 searched = True
                 if compared:

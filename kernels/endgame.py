@@ -172,7 +172,7 @@ def merge_skip(bit, legal, out, mergeable):
     return first & legal != ZERO and ((first << ONE) - bit) & ~mergeable == ZERO
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def gen_moves(w, ply, seat, led, top, best, best_seat, trick, n, trick_s, trick_t, tt_move):
     """Fill the ply's move list (one card per class of equivalent cards), best first; returns its size."""
     players = w[W_PLAYERS]
@@ -231,7 +231,7 @@ def gen_moves(w, ply, seat, led, top, best, best_seat, trick, n, trick_s, trick_
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def value_bounds(w, f, rest_s, rest_t, trick):
     """(lowest, highest) value of the position at a trick's start with two tricks or more to go: the
     values if the defence, or the taker's side, took every card left (the Excuse counted 0 to 4.5
@@ -280,7 +280,7 @@ PENDING = -(np.int64(1) << np.int64(50))       # a node whose moves are still be
 ABORTED = -(np.int64(1) << np.int64(51))       # the node limit was reached
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def enter(w, f, ply, only):
     """Open the node in frame ``f``: its value if known at once (the end of the deal, or the table),
     else PENDING with its moves listed (``only`` >= 0: that card alone)."""
@@ -304,8 +304,8 @@ def enter(w, f, ply, only):
     slot = -1
     tt_move = -1
     if n == 0 and n_tricks - trick >= 2 and only < 0:
-        rest_s = 0
-        rest_t = 0
+        rest_s = np.int64(0)        # not a constant 0, for which value_bounds would be compiled once more
+        rest_t = np.int64(0)
         for s in range(players):
             rest_s |= w[W_HS + s]
             rest_t |= w[W_HT + s]
@@ -347,7 +347,7 @@ def enter(w, f, ply, only):
     return PENDING
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def descend(w, f, card):
     """Play ``card`` in the node of frame ``f``: the child's position goes to the next frame."""
     players = w[W_PLAYERS]
@@ -436,7 +436,7 @@ def descend(w, f, card):
     w[c + F_TRICK_T] = 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def close(w, f):
     """The value of the searched node of frame ``f``, stored in the table where it is probed."""
     value = w[f + F_VALUE]
@@ -473,9 +473,9 @@ def search(w, only):
     An explicit stack: no recursion, nothing allocated.  Returns ABORTED past the node limit (the
     hands in the workspace are then left as they were at that point: ``load`` again)."""
     limit = w[W_NODE_LIMIT]
-    ply = 0
-    f = W_STACK
-    v = enter(w, f, 0, only)
+    ply = np.int64(0)
+    f = np.int64(W_STACK)       # np.int64: not constants, for which enter would be compiled once more
+    v = enter(w, f, ply, only)
     while True:
         if v == PENDING:
             i = w[f + F_NEXT]
@@ -486,7 +486,7 @@ def search(w, only):
                 descend(w, f, w[W_MOVES + ply * MAX_MOVES + i])
                 ply += 1
                 f += FRAME
-                v = enter(w, f, ply, -1)
+                v = enter(w, f, ply, np.int64(-1))
                 continue
             v = close(w, f)
         if ply == 0:

@@ -94,12 +94,12 @@ def play_until(hs, ht, st, policies, search_worlds, state, result, stop):
     for _ in range(n_cards):
         seat = (st[LEADER] + st[TRICK_LEN]) % players
         if is_search(policies[seat]):
-            solves, constrain, weigh, _, race, prior, race_first, race_step = search_features(policies[seat])
+            solves, constrain, _, _, race, prior, race_first, race_step = search_features(policies[seat])
             solve_tricks = SOLVE_TRICKS[players] if solves else 0
             drawn = decision_worlds(st, seat, policies[seat], search_worlds)
             race = race and not chelem_alive(st, seat, policies[seat])
             forced[0], state = pimc_card_solving(hs, ht, st, drawn, np.int64(1), state, solve_tricks, w, constrain,
-                                                 weigh, start, none, race, prior, race_first, race_step)
+                                                 None, start, None, race, prior, race_first, race_step)
             state, _ = advance(hs, ht, st, policies, state, forced, np.int64(1), result, no_trace)
         else:
             state, _ = advance(hs, ht, st, policies, state, none, np.int64(1), result, no_trace)

@@ -271,7 +271,7 @@ def opponents_may_trump(players, allies, out_t, excl_t):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def choose_lead(players, seat, is_taker_side, hand_t, legal_s, legal_t, allies, taker,
                 out_s, out_t, excl_s, excl_t, tricks_left):
     my_trumps = hand_t & ALL_TRUMPS
@@ -344,7 +344,7 @@ def choose_lead(players, seat, is_taker_side, hand_t, legal_s, legal_t, allies, 
     return PETIT_ID if legal_t & ONE else EXCUSE_ID
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def choose_follow(players, seat, taker, legal_s, legal_t, trick_len, led, best, best_seat, points, allies,
                   out_s, out_t, excl_s, excl_t):
     ally_wins = best_seat >= 0 and (allies >> best_seat) & 1 == 1
@@ -420,7 +420,7 @@ def lone_card(legal_s, legal_t):
     return FIRST_TRUMP_ID + lowest_bit(legal_t) if legal_t != ZERO and legal_t & (legal_t - ONE) == ZERO else NO_CARD
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def heuristic_card(players, seat, taker, allies, hand_t, legal_s, legal_t, trick_len, led, best, best_seat,
                    points, tricks_left, side_won_all, out_s, out_t, excl_s, excl_t):
     """The card the heuristic policy plays (a card id among the legal ones).

@@ -26,8 +26,10 @@ MATCH_SIZE = 4
 
 
 @njit(parallel=True, cache=True)
-def match_batch(players, method, policy_a, policy_b, worlds, rollouts, flags, seed, offset, out):
-    """Deals ``offset … offset+n-1`` in duplicate into ``out`` (``flags``: the rule variants)."""
+def match_batch(players, method, policy_a, policy_b, worlds, rollouts, flags, seed, offset, out, inferring):
+    """Deals ``offset … offset+n-1`` in duplicate into ``out`` (``flags``: the rule variants; ``inferring``:
+    ``kernels.pimc.INFER`` when a policy is ``PIMC_WEIGHTED`` or ``PIMC_PLAYS``, else ``None``,
+    ``kernels.pimc.play_out_search``)."""
     n = out.shape[0]
     fixed, unseen, slots = whole_deal(players, HAND_SIZE[players])
     for i in prange(n):
@@ -58,6 +60,6 @@ def match_batch(players, method, policy_a, policy_b, worlds, rollouts, flags, se
             defence = policy_b if swap == 0 else policy_a
             for s in range(players):
                 policies[s] = taker_side if s == taker or s == partner else defence
-            play_out_search(play_s, play_t, st, policies, worlds, rollouts, state, result, trace)
+            play_out_search(play_s, play_t, st, policies, worlds, rollouts, state, result, trace, inferring)
             score = result[taker] + (result[partner] if partner >= 0 else 0)
             out[i, M_A_TAKES + swap] = score

@@ -42,8 +42,8 @@ from kernels.heuristic import ALL_TRUMPS, EXCUSE_MASK, FIRST_TRUMP_ID, ONE, ZERO
 from kernels.playout import (BID_METHOD, BIDS, CALLED, CHELEM, CHIEN_S, CHIEN_T, CONTRACT, EXCL_S, EXCL_T, GARDE,
                              HAND_SIZE, HEURISTIC, LEADER, NOISY, PARTNER, PARTNER_KNOWN, PETIT_SEC_ANNULLED, PIMC,
                              PLAYED_S, PLAYED_T, PLAYERS, POIGNEE_T, RESULT_SIZE, SHOWN_T, STATE_SIZE, TAKER,
-                             TAKER_TRICKS, TO_THE_END, TRICK, TRICK_LEN, advance, heuristic_at, legal_words, play_out,
-                             side_of)
+                             TAKER_TRICKS, TO_THE_END, TRICK, TRICK_LEN, advance, heuristic_at, legal_words,
+                             play_out, side_of)
 from kernels.worlds import plan_worlds, sample_plan, uniform01
 
 PIMC_UNIFORM = 4       # worlds uniform under the voids, every world rolled out by the heuristic (no solver)
@@ -271,23 +271,26 @@ def auction_likelihood(world_s, world_t, st, seat, noise):
 
 @njit(cache=True)
 def replay_scratch(players):
-    """The arrays ``play_likelihood`` replays a deal in (hands, state, result, policies, trace),
-    allocated once per decision rather than once per world."""
+    """The arrays ``play_likelihood`` replays a deal in (hands, state, result, policies, trace, and a copy
+    of the hands and state with a one-card trace, to ask the heuristic), allocated once per decision rather
+    than once per world."""
     return (np.empty(players + 1, dtype=np.uint64), np.empty(players + 1, dtype=np.uint64),
             np.empty(STATE_SIZE, dtype=np.int64), np.empty(RESULT_SIZE, dtype=np.int64),
-            np.full(players, HEURISTIC, dtype=np.int64), np.empty(0, dtype=np.int16))
+            np.full(players, HEURISTIC, dtype=np.int64), np.empty(0, dtype=np.int16),
+            np.empty(players + 1, dtype=np.uint64), np.empty(players + 1, dtype=np.uint64),
+            np.empty(STATE_SIZE, dtype=np.int64), np.empty(1, dtype=np.int16))
 
 
 @njit(cache=True)
 def play_likelihood(world_s, world_t, st, start, past, seat, partner, mismatch, scratch):
     """How well this world explains the cards ``past`` the seats other than ``seat`` played from the
     position ``start``: the product over those cards of 1 when the card is the heuristic's choice in
-    the world (``kernels.playout.heuristic_at``) and ``mismatch`` when not.  A likelihood up to a
-    constant factor, on purpose not divided by the number of legal cards: players are not random,
-    and dividing would favour worlds where a seat had few cards to choose from (it lost in duplicate:
+    the world (what ``kernels.playout.advance`` plays for ``HEURISTIC``) and ``mismatch`` when not.  A
+    likelihood up to a constant factor, on purpose not divided by the number of legal cards: players are
+    not random, and dividing would favour worlds where a seat had few cards to choose from (it lost in duplicate:
     docs/journal/inference.md).  The world's hands at ``start`` are its hands now and the cards each
     seat played since; the replay runs in ``scratch`` (``replay_scratch``)."""
-    rs, rt, rst, result, policies, no_trace = scratch
+    rs, rt, rst, result, policies, no_trace, cs, ct, cst, one = scratch
     players = st[PLAYERS]
     for p in range(players + 1):
         rs[p] = world_s[p]
@@ -301,8 +304,23 @@ def play_likelihood(world_s, world_t, st, start, past, seat, partner, mismatch, 
     likelihood = 1.0
     for k in range(past.shape[0]):
         s = (rst[LEADER] + rst[TRICK_LEN]) % players
-        if s != seat and heuristic_at(rs, rt, rst) != past[k]:
+        if s != seat:
+            # The heuristic's card played on the replay by ``advance`` (the card is compiled there only); where
+            # it is not the card played, the replay goes back a card and plays that one.
+            for p in range(players + 1):
+                cs[p] = rs[p]
+                ct[p] = rt[p]
+            for i in range(STATE_SIZE):
+                cst[i] = rst[i]
+            advance(rs, rt, rst, policies, ZERO, past[k:k], np.int64(1), result, one)
+            if one[0] == past[k]:
+                continue
             likelihood *= mismatch
+            for p in range(players + 1):
+                rs[p] = cs[p]
+                rt[p] = ct[p]
+            for i in range(STATE_SIZE):
+                rst[i] = cst[i]
         advance(rs, rt, rst, policies, ZERO, past[k:k + 1], np.int64(1), result, no_trace)
     return likelihood
 
@@ -493,8 +511,8 @@ def pimc_card(hs, ht, st, worlds, rollouts, state):
     """The card PIMC plays for the seat to play, every world finished by heuristic rollouts; returns
     (card, RNG state)."""
     return pimc_card_solving(hs, ht, st, worlds, rollouts, state, np.int64(0), new_workspace(np.int64(1)),
-                             np.bool_(False), np.bool_(False), st, np.empty(0, dtype=np.int64), np.bool_(False),
-                             np.bool_(False), np.int64(RACE_FIRST), np.int64(RACE_STEP))
+                             np.bool_(False), None, st, None, np.bool_(False), np.bool_(False), np.int64(RACE_FIRST),
+                             np.int64(RACE_STEP))
 
 
 @njit(cache=True)
@@ -508,13 +526,13 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
     count by its auction weight (``mixture_weights``), not equally.  When ``past`` holds the cards
     played since the position ``start`` (empty: none known), the worlds are resampled in proportion
     to how well they explain those cards (``resampled_worlds``), each counting as often as it was
-    drawn.  Equivalent cards share one rollout (``candidate_classes``); ``race`` (unweighted worlds
-    only): a decision whose legal cards are all equivalent draws no world, and before the solved
-    endings the classes ruled out by the worlds so far stop being searched (``race_cut``), the
-    decision ending when one is left (after ``race_first`` worlds and every ``race_step``).  Equal
-    values go to the heuristic's card; ``prior`` (equal weights only): the heuristic's card is played unless
-    the best card beats it by more than ``PRIOR_Z`` standard errors of their paired difference over the
-    worlds searched."""
+    drawn.  ``weigh`` and ``past`` ``None``: neither (the users' search, compiled without the inference).
+    Equivalent cards share one rollout (``candidate_classes``); ``race`` (unweighted worlds only): a
+    decision whose legal cards are all equivalent draws no world, and before the solved endings the classes
+    ruled out by the worlds so far stop being searched (``race_cut``), the decision ending when one is left
+    (after ``race_first`` worlds and every ``race_step``).  Equal values go to the heuristic's card;
+    ``prior`` (equal weights only): the heuristic's card is played unless the best card beats it by more
+    than ``PRIOR_Z`` standard errors of their paired difference over the worlds searched."""
     players = st[PLAYERS]
     seat = (st[LEADER] + st[TRICK_LEN]) % players
     legal_s, legal_t = legal_words(hs[seat], ht[seat], st)
@@ -538,7 +556,15 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
     alive = np.empty(n_legal, dtype=np.bool_)
     for j in range(n_legal):
         alive[j] = rep[j] == j
-    race = race and not weigh and past.shape[0] == 0
+    # ``weigh`` and ``past`` are None in the users' search: the branches on them are then pruned where it
+    # compiles, and the inference's code (``auction_likelihood``, ``resampled_worlds``) is not compiled in.
+    weighted = False
+    if weigh is not None:
+        weighted = weigh
+    weigh_plays = False
+    if past is not None:
+        weigh_plays = past.shape[0] > 0
+    race = race and not weighted and not weigh_plays
     if race and n_alive == 1:
         return candidates[0], state                 # every legal card plays alike
     # Ties go to the heuristic's card: where no world tells two cards apart (a King or a trump
@@ -562,30 +588,34 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
     noisy = np.full(players, NOISY, dtype=np.int64)
     values = np.zeros((worlds, n_legal), dtype=np.float64)
     likelihood = np.ones(worlds, dtype=np.float64)
-    weigh_plays = past.shape[0] > 0
     n_eval = worlds
-    if weigh_plays:
-        kept_s = np.empty((worlds, players + 1), dtype=np.uint64)
-        kept_t = np.empty((worlds, players + 1), dtype=np.uint64)
-        kept_partner = np.empty(worlds, dtype=np.int64)
-        kept_count = np.empty(worlds, dtype=np.int64)
-        state, n_eval = resampled_worlds(sampler, state, st, seat, constrain, start, past, worlds, kept_s, kept_t,
-                                         kept_partner, kept_count)
+    if past is not None:
+        if weigh_plays:
+            kept_s = np.empty((worlds, players + 1), dtype=np.uint64)
+            kept_t = np.empty((worlds, players + 1), dtype=np.uint64)
+            kept_partner = np.empty(worlds, dtype=np.int64)
+            kept_count = np.empty(worlds, dtype=np.int64)
+            state, n_eval = resampled_worlds(sampler, state, st, seat, constrain, start, past, worlds, kept_s,
+                                             kept_t, kept_partner, kept_count)
     solving = solve_tricks > 0 and HAND_SIZE[players] - st[TRICK] <= solve_tricks
     race = race and not solving      # solved endings: every class in every world (a rare world can swing an ending)
     solved_cards = np.empty(MAX_MOVES, dtype=np.int64)
     solved_values = np.empty(MAX_MOVES, dtype=np.int64)
     evaluated = n_eval
     for v in range(n_eval):
-        if weigh_plays:
-            for p in range(players + 1):
-                world_s[p] = kept_s[v, p]
-                world_t[p] = kept_t[v, p]
-            partner = kept_partner[v]
-        else:
+        kept = False
+        if past is not None:
+            if weigh_plays:
+                for p in range(players + 1):
+                    world_s[p] = kept_s[v, p]
+                    world_t[p] = kept_t[v, p]
+                partner = kept_partner[v]
+                kept = True
+        if not kept:
             state, partner = draw_world(sampler, state, place, st, seat, constrain, world_s, world_t)
-        if weigh:
-            likelihood[v] = auction_likelihood(world_s, world_t, st, seat, AUCTION_NOISE)
+        if weigh is not None:
+            if weigh:
+                likelihood[v] = auction_likelihood(world_s, world_t, st, seat, AUCTION_NOISE)
         solved = False
         if solving:
             load_world(world_s, world_t, st, partner, play_s, play_t, play_st)
@@ -615,11 +645,13 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
                 evaluated = v + 1
                 break
     weights = np.ones(worlds, dtype=np.float64)
-    if weigh:
-        mixture_weights(likelihood, weights)
-    if weigh_plays:
-        for v in range(n_eval):
-            weights[v] *= kept_count[v]
+    if weigh is not None:
+        if weigh:
+            mixture_weights(likelihood, weights)
+    if past is not None:
+        if weigh_plays:
+            for v in range(n_eval):
+                weights[v] *= kept_count[v]
     best = np.int64(0)
     best_total = -np.inf
     for j in range(n_legal):
@@ -630,7 +662,7 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
             total += weights[v] * values[v, j]
         if total > best_total or (total == best_total and j == preferred):
             best, best_total = j, total
-    if prior and not weigh and not weigh_plays and rep[best] != rep[preferred] and alive[rep[preferred]]:
+    if prior and not weighted and not weigh_plays and rep[best] != rep[preferred] and alive[rep[preferred]]:
         mean, var = paired_difference(values, evaluated, best, preferred)
         if not beyond_noise(mean, var, evaluated, PRIOR_Z):
             best = preferred
@@ -655,11 +687,26 @@ def decision_worlds(st, seat, policy, worlds):
     return worlds
 
 
+# ``play_out_search``'s ``inferring`` where a seat's policy may be ``PIMC_WEIGHTED`` or ``PIMC_PLAYS`` (the
+# inference's yardsticks, ``match``'s); ``None`` elsewhere: the search compiled without the inference.
+INFER = np.int64(1)
+
+
 @njit(cache=True)
-def play_out_search(hs, ht, st, policies, worlds, rollouts, state, result, trace):
+def play_out_search(hs, ht, st, policies, worlds, rollouts, state, result, trace, inferring):
     """Play to the end like ``kernels.playout.play_out``, with seats whose policy is a search
     (``is_search``) deciding by determinized search with that policy's features (``search_features``;
-    the solver from ``SOLVE_TRICKS``; their worlds by ``decision_worlds``); returns the RNG state."""
+    the solver from ``SOLVE_TRICKS``; their worlds by ``decision_worlds``); returns the RNG state.
+    ``inferring``: ``INFER``, or ``None`` where no policy is ``PIMC_WEIGHTED`` or ``PIMC_PLAYS`` (they then
+    play as ``PIMC_UNIFORM``): the branch on it is pruned where it compiles, and the users' commands compile
+    the search without the inference's code (docs/journal/compiling.md)."""
+    return search_loop(hs, ht, st, policies, worlds, rollouts, state, result, trace, inferring)
+
+
+@njit(cache=True, inline="always")
+def search_loop(hs, ht, st, policies, worlds, rollouts, state, result, trace, inferring):
+    """``play_out_search``'s loop, inlined where the drivers play (``play_to_end``): compiled on its own, it
+    was one more layer linking and optimising the whole search again (docs/journal/compiling.md)."""
     players = st[PLAYERS]
     n_tricks = HAND_SIZE[players]
     w = new_workspace(np.int64(SOLVE_TABLE_BITS))
@@ -677,9 +724,13 @@ def play_out_search(hs, ht, st, policies, worlds, rollouts, state, result, trace
             solve_tricks = SOLVE_TRICKS[players] if solves else 0
             drawn = decision_worlds(st, seat, policies[seat], worlds)
             race = race and not chelem_alive(st, seat, policies[seat])
-            forced[0], state = pimc_card_solving(hs, ht, st, drawn, rollouts, state, solve_tricks, w, constrain,
-                                                 weigh, start, past[:k] if weigh_plays else past[:0], race, prior,
-                                                 race_first, race_step)
+            if inferring is None:
+                forced[0], state = pimc_card_solving(hs, ht, st, drawn, rollouts, state, solve_tricks, w, constrain,
+                                                     None, start, None, race, prior, race_first, race_step)
+            else:
+                forced[0], state = pimc_card_solving(hs, ht, st, drawn, rollouts, state, solve_tricks, w, constrain,
+                                                     weigh, start, past[:k] if weigh_plays else past[:0], race,
+                                                     prior, race_first, race_step)
             state, _ = advance(hs, ht, st, policies, state, forced, np.int64(1), result, card)
         else:
             state, _ = advance(hs, ht, st, policies, state, none, np.int64(1), result, card)
@@ -696,7 +747,7 @@ def play_to_end(hs, ht, st, policies, worlds, state, result, trace):
     the search's card-by-card loop only where it is needed.  Returns the RNG state."""
     for s in range(st[PLAYERS]):
         if is_search(policies[s]):
-            return play_out_search(hs, ht, st, policies, worlds, np.int64(1), state, result, trace)
+            return search_loop(hs, ht, st, policies, worlds, np.int64(1), state, result, trace, None)
     return play_out(hs, ht, st, policies, state, result, trace)
 
 

@@ -618,7 +618,7 @@ def random_card(legal_s, legal_t, state):
     return FIRST_TRUMP_ID + lowest_bit(x), state
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def heuristic_choice(st, seat, hand_t, legal_s, legal_t, partner, partner_known, trick, n, led, best, best_seat,
                      points, excuse_seat, winners, out_s, out_t, aside_s, aside_t, taker_knows_aside):
     """The heuristic's card for ``seat`` (``kernels/heuristic.py``; in a Goulash ``goulash_card``) from
@@ -644,21 +644,14 @@ def heuristic_choice(st, seat, hand_t, legal_s, legal_t, partner, partner_known,
 @njit(cache=True)
 def heuristic_at(hs, ht, st):
     """The heuristic's card for the seat to play in the position ``hs``/``ht``/``st`` (nothing is
-    changed): what ``advance`` plays for a seat whose policy is ``HEURISTIC``."""
+    changed): what ``advance`` plays for a seat whose policy is ``HEURISTIC``, played here on a copy of
+    the position, so that the heuristic's card is compiled in ``advance`` only (docs/journal/compiling.md)."""
     players = st[PLAYERS]
-    seat = (st[LEADER] + st[TRICK_LEN]) % players
-    out_s = ZERO
-    out_t = ZERO
-    for s in range(players):
-        if s != seat:
-            out_s |= hs[s]
-            out_t |= ht[s]
-    taker_knows_aside = st[CONTRACT] <= GARDE
-    aside_t = ht[players] & ~np.uint64(st[SHOWN_T]) if taker_knows_aside else ht[players]
-    legal_s, legal_t = legal_words(hs[seat], ht[seat], st)
-    return heuristic_choice(st, seat, ht[seat], legal_s, legal_t, st[PARTNER], st[PARTNER_KNOWN], st[TRICK],
-                            st[TRICK_LEN], st[LED], st[BEST], st[BEST_SEAT], st[POINTS], st[EXCUSE_SEAT],
-                            st[TRICK_WINNERS], out_s, out_t, hs[players], aside_t, taker_knows_aside)
+    trace = np.empty(1, dtype=np.int16)
+    position = st.copy()
+    advance(hs.copy(), ht.copy(), position, np.full(players, HEURISTIC, dtype=np.int64), ZERO, position[:0],
+            np.int64(1), np.empty(RESULT_SIZE, dtype=np.int64), trace)
+    return np.int64(trace[0])
 
 
 @njit(cache=True)

@@ -124,7 +124,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     earlier = earlier_ids(list(bids))
     flags = rules_flags(rules)
     weighted = condition and seat > 0
-    sight = chelem_in_sight(hand, seat, rules, settings)
+    sight = chelem_in_sight(hand, seat, rules, settings, search_driver=False)   # not the advice driver's search too
     played = [contract_model(settings, o, rules.players, sight) for o in options]
     policies = [policy_ids(p.policy, rules.players) for p in played]
     batch = K.bid_batch if settings.may_search else K.bid_batch_no_search     # one driver for every option

@@ -97,14 +97,17 @@ SIGHT_DEALS = 2000
 SIGHT_SALT = 0x3C6EF372FE94F82B
 
 
-def chelem_in_sight(hand: Hand, seat: int, rules: Rules, settings: Settings) -> bool:
+def chelem_in_sight(hand: Hand, seat: int, rules: Rules, settings: Settings, *, search_driver: bool = True) -> bool:
     """Whether the mixed model searches ``hand``'s contracts by the chelem search (``Settings.for_contract``):
     under the mixed model only, when the heuristic's play of the hand at Prise takes every trick on at
-    least ``CHELEM_SIGHT`` of ``SIGHT_DEALS`` deals (a stream of their own, from the settings' seed)."""
+    least ``CHELEM_SIGHT`` of ``SIGHT_DEALS`` deals (a stream of their own, from the settings' seed).
+    ``search_driver``: through the advice driver with the search compiled in, which the command's contracts
+    then use too (the same answers: a first run compiles one driver); ``bid``, whose contracts go through
+    a driver of their own, plays them through the one without the search (``kernels.batch``)."""
     if settings.policy != MIXED:
         return False
     rows = simulate_contract(hand, seat, Contract.PRISE, rules, "heuristic", SIGHT_DEALS, settings.seed ^ SIGHT_SALT,
-                             search_driver=True)
+                             search_driver=search_driver)
     return bool(np.isin(rows[:, K.R_CHELEM], CHELEM_OUTCOMES).mean() >= CHELEM_SIGHT)
 
 

@@ -20,6 +20,7 @@ from analyzer.simulate import rules_flags
 from analyzer.simulation.policies import MATCH_POLICY_IDS, POLICIES
 from analyzer.stats import Mean
 from kernels import match as K
+from kernels.pimc import INFER, PIMC_PLAYS, PIMC_WEIGHTED
 
 # Each deal keeps MATCH_SIZE int64 results (32 bytes) plus a float per played deal: 10^8 deals take
 # about 4 GB, which a 24 GiB machine holds with room to spare (and long hours of heuristic play).
@@ -66,13 +67,15 @@ def run_match(policy_a: str, policy_b: str, deals: int, players: int = 4, seed: 
         raise SizeLimitError(f"--deals {deals}: expected 1 to {MAX_DEALS:,} deals")
     method = method_id(bidding)
     chunk = PIMC_CHUNK if any(POLICIES[p].searches for p in (policy_a, policy_b)) else CHUNK
+    # The inference's searches only where asked for: the others' driver compiles the search without it.
+    inferring = INFER if {POLICY_IDS[policy_a], POLICY_IDS[policy_b]} & {PIMC_WEIGHTED, PIMC_PLAYS} else None
     diffs = []
     skipped = 0
     with threads(jobs):
         for offset in range(0, deals, chunk):
             out = np.zeros((min(chunk, deals - offset), K.MATCH_SIZE), dtype=np.int64)
             K.match_batch(players, method, POLICY_IDS[policy_a], POLICY_IDS[policy_b], worlds,
-                          rollouts, rules_flags(rules), np.uint64(seed), offset, out)
+                          rollouts, rules_flags(rules), np.uint64(seed), offset, out, inferring)
             played = out[:, K.M_TAKER] >= 0
             diffs.append((out[played, K.M_A_TAKES] - out[played, K.M_B_TAKES]).astype(np.float64))
             skipped += int((~played).sum())

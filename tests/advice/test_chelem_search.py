@@ -184,7 +184,7 @@ def test_the_chelem_search_races_but_where_its_chelem_is_alive():
         policies = np.full(4, PIMC_CHELEM, dtype=np.int64)
         trace, result = np.full(72, -1, dtype=np.int16), np.zeros(K.RESULT_SIZE, dtype=np.int64)
         state = play_out_search(hs.copy(), ht.copy(), st.copy(), policies, np.int64(4), np.int64(1),
-                                np.uint64(game), result, trace)
+                                np.uint64(game), result, trace, None)
         assert replayed(hs.copy(), ht.copy(), st.copy(), policies, 4, np.uint64(game)) == (trace.tolist(), state)
         differ += replayed(hs.copy(), ht.copy(), st.copy(), policies, 4, np.uint64(game), True)[1] != state
     assert differ > 0

@@ -207,3 +207,22 @@ def test_weighting_without_an_auction_changes_no_decision(players):
                                      NO_PAST, False, False, RACE_FIRST, RACE_STEP)
         assert plain == weighted
 
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_search_without_the_inference_plays_as_with_it_turned_off(players):
+    """The users' search (``weigh`` and ``past`` None: compiled without the inference) plays the card and
+    leaves the random stream of the search with the inference compiled in and turned off, racing, the
+    prior and the solver included."""
+    w = new_workspace(10)
+    for i, game in enumerate(positions(players, 12, seed=500 + players)):
+        if game.taker is None:
+            continue
+        hs, ht, st = state_from_game(game)
+        for race, prior in ((False, False), (True, True)):
+            args = (8, 1, np.uint64(i), np.int64(4), w, True)
+            full = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, False, st, NO_PAST, race, prior,
+                                     RACE_FIRST, RACE_STEP)
+            lean = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), *args, None, st, None, race, prior,
+                                     RACE_FIRST, RACE_STEP)
+            assert lean == full
