@@ -14,7 +14,7 @@ from analyzer.output import check_output, write_text
 from analyzer.records import RecordError
 from analyzer.runs import Settings
 from cli.options import format_option, json_text, jobs_option, quiet_option, seed_option
-from cli.simulation_options import play_policy_option, worlds_option
+from cli.simulation_options import auction_noise_option, play_policy_option, worlds_option
 from cli.progress import Progress
 from cli.record import load_checked
 
@@ -47,10 +47,11 @@ def _seats(ctx, param, value: str):
 @seed_option
 @jobs_option
 @quiet_option
+@auction_noise_option
 @format_option("table", "json", "csv", "html")
 @click.option("--out", type=click.Path(dir_okay=False),
               help="Write the report here (required for html); written whole or not at all.")
-def analyze(file, seats, policy, worlds, deals, seed, jobs, quiet, fmt, out) -> None:
+def analyze(file, seats, policy, worlds, deals, seed, jobs, quiet, noise, fmt, out) -> None:
     """Judge every decision of the deals in FILE (deal records, docs/records.md) from what the seat
     knew then: the best alternatives (those equal within noise together), the expected points lost
     in contract points with its standard error, a verdict (inaccuracy, mistake, blunder) when the
@@ -71,7 +72,8 @@ def analyze(file, seats, policy, worlds, deals, seed, jobs, quiet, fmt, out) -> 
                 raise click.BadParameter(f"seat {bad[0]} does not exist at {rec.players} players", param_hint="--seat")
         with Progress(f"deal {i + 1}/{len(records)}: decision", quiet) as bar:
             try:
-                reports.append(analyze_record(rec, wanted, settings, i, bar, with_board=fmt in ("json", "html")))
+                reports.append(analyze_record(rec, wanted, settings, i, bar, with_board=fmt in ("json", "html"),
+                                              noise=noise))
             except RecordError as exc:
                 raise click.ClickException(str(exc)) from None
     text = _render(reports, records, fmt)
