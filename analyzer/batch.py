@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from functools import partial
 from pathlib import Path
 from typing import Callable, Iterator
 from urllib.parse import urlsplit
@@ -127,15 +128,16 @@ def run_batch(out: str | Path, players: int, deals: int, seed: int = 0, policy: 
         done = sum(end - start for start, end in finished)
         todo = _missing(finished, deals, chunk)
         args = (players, seed, policy, takers, contracts, rules)
-        if scheduler or local_cluster:
-            _run_on_cluster(todo, args, parts, scheduler, local_cluster, done, deals, progress)
-        else:
-            with threads(jobs):
-                for offset, n in todo:
-                    _write_part(_part(parts, offset, n), chunk_frame(players, offset, n, *args[1:]))
-                    done += n
-                    if progress:
-                        progress(done, deals)
+
+        def write(task, frame) -> None:
+            nonlocal done
+            offset, n = task
+            _write_part(_part(parts, offset, n), frame)
+            done += n
+            if progress:
+                progress(done, deals)
+
+        run_chunks(list(todo), partial(_chunk_of, args), write, jobs, scheduler, local_cluster)
     except BaseException:
         if created and not any(parts.glob("deals-*.parquet")):
             shutil.rmtree(parts)          # nothing computed: leave nothing that asks for --resume
@@ -255,14 +257,33 @@ def _write_part(part: Path, frame: pd.DataFrame) -> None:
         raise BatchError(str(exc).removeprefix("part ")) from None
 
 
-def _run_on_cluster(todo, args, parts: Path, scheduler: str | None, local_cluster: int | None, done: int,
-                    deals: int, progress) -> None:
-    """Compute the missing chunks on a dask.distributed cluster and write their parts here."""
+def chunks(n: int, chunk: int) -> list[tuple[int, int]]:
+    """(offset, count) chunks of at most ``chunk`` items covering ``0 … n-1`` in order."""
+    return list(_missing([], n, chunk))
+
+
+def _chunk_of(args, offset: int, n: int) -> pd.DataFrame:
+    players, *rest = args
+    return chunk_frame(players, offset, n, *rest)
+
+
+def run_chunks(tasks: list[tuple], compute: Callable, accept: Callable[[tuple, object], None],
+               jobs: int | None = None, scheduler: str | None = None, local_cluster: int | None = None) -> None:
+    """``compute(*task)`` for each of ``tasks``, each result handed to ``accept(task, result)``: here, in
+    order, on ``jobs`` threads (all when None); or, with ``scheduler`` (a dask.distributed address,
+    checked by ``scheduler_address``) or ``local_cluster`` (a number of worker processes started here),
+    on the cluster's workers, accepted here as they arrive.  ``compute`` and the tasks must pickle (a
+    module-level function, a ``functools.partial`` of one).  Whatever runs it, each result depends on its
+    task only: a caller that orders the results gets the same output."""
+    if not (scheduler or local_cluster):
+        with threads(jobs):
+            for task in tasks:
+                accept(task, compute(*task))
+        return
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise BatchError("distributed runs need dask.distributed: pip install 'tarot-analyzer[dask]'") from None
-    players, seed, policy, takers, contracts, rules = args
     cluster = LocalCluster(n_workers=local_cluster, threads_per_worker=1, processes=True,
                            dashboard_address=None) if local_cluster else None
     try:
@@ -271,15 +292,9 @@ def _run_on_cluster(todo, args, parts: Path, scheduler: str | None, local_cluste
         except OSError as exc:
             raise BatchError(f"cannot reach the dask scheduler at {scheduler} ({exc})") from None
         with client:
-            futures = {client.submit(chunk_frame, players, offset, n, seed, policy, takers, contracts, rules,
-                                     pure=False):
-                       (offset, n) for offset, n in todo}
+            futures = {client.submit(compute, *task, pure=False): task for task in tasks}
             for future in as_completed(futures):
-                offset, n = futures[future]
-                _write_part(_part(parts, offset, n), future.result())
-                done += n
-                if progress:
-                    progress(done, deals)
+                accept(futures[future], future.result())
     finally:
         if cluster:
             cluster.close()

@@ -28,10 +28,14 @@ from cli.progress import Progress
               help="Write the records to this file (default: standard output); written whole or not at all.")
 @click.option("--to", "target", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Record form.")
+@click.option("--names", metavar="NAME,NAME,...",
+              help="The players' names, one per seat of the first deal from seat 1, written as the SeatN tags; the "
+                   "deal passes to the right after each deal (seat 1 deals the next, each name moves one seat "
+                   "down), so a name sits at every seat in turn.")
 @jobs_option
 @variant_option
 @quiet_option
-def play(players, deals, seed, policy, bidding, worlds, out, target, jobs, variants, quiet) -> None:
+def play(players, deals, seed, policy, bidding, worlds, out, target, names, jobs, variants, quiet) -> None:
     """Simulate whole deals and write them as deal records (docs/records.md).
 
     Each deal is dealt at random (petit sec excluded), bid by the bidding model; the taker calls (5
@@ -41,11 +45,12 @@ def play(players, deals, seed, policy, bidding, worlds, out, target, jobs, varia
     passes is written with its auction only (thrown in), or played as a Goulash with
     all-pass=goulash.  Same seed, same records, whatever --jobs."""
     rules = rules_from(players, variants)
+    seat_names = _names(names, rules.players)
     if out is not None:
         check_output(out)                       # before the simulation, not after it
     with Progress("simulating", quiet) as bar:
         records = list(simulate_records(rules.players, deals, seed, policy, bidding, worlds, jobs, rules=rules,
-                                        progress=bar))
+                                        progress=bar, names=seat_names))
     if target == "json":
         text = None
     else:
@@ -61,3 +66,21 @@ def play(players, deals, seed, policy, bidding, worlds, out, target, jobs, varia
         echo_json(records_to_json(records))
     else:
         click.echo(text, nl=False)
+
+
+def _names(text: str | None, players: int) -> list[str] | None:
+    """--names: one distinct, non-empty name per seat (a name is written in a tag: no line break)."""
+    if text is None:
+        return None
+    names = [n.strip() for n in text.split(",")]
+    if len(names) != players:
+        raise click.BadParameter(f"{text[:80]!r}: {len(names)} name{'s' if len(names) != 1 else ''} for "
+                                 f"{players} players (one per seat)", param_hint="--names")
+    for n in names:
+        if not n or any(c in n for c in "\r\n") or not n.isprintable():
+            raise click.BadParameter(f"{n[:40]!r}: a name is printable text on one line, not empty",
+                                     param_hint="--names")
+    if len(set(names)) != len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        raise click.BadParameter(f"{twice!r} is given twice: one name per player", param_hint="--names")
+    return names

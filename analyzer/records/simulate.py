@@ -31,8 +31,10 @@ PLAY_POLICIES = tuple(play_choices())     # the policies that play a whole known
 
 def simulate_records(players: int, deals: int, seed: int = 0, policy: str = "heuristic", bidding: str = "tarotclub",
                      worlds: int = PIMC_WORLDS, jobs: int | None = None, rules: Rules | None = None,
-                     progress: Callable[[int, int], None] | None = None) -> Iterator[Record]:
-    """``deals`` simulated deals as records, in order (deal ``i`` from the stream ``(seed, i)``)."""
+                     progress: Callable[[int, int], None] | None = None,
+                     names: list[str] | None = None) -> Iterator[Record]:
+    """``deals`` simulated deals as records, in order (deal ``i`` from the stream ``(seed, i)``).
+    ``names``: one per seat, written as the ``SeatN`` tags (``seat_names``)."""
     if policy not in PLAY_POLICIES:
         raise ValueError(f"unknown policy {policy!r} (expected one of: {', '.join(PLAY_POLICIES)})")
     method = method_id(bidding)
@@ -52,10 +54,19 @@ def simulate_records(players: int, deals: int, seed: int = 0, policy: str = "heu
                   start, trace)
         for i in range(n):
             game = replay_kernel_deal(rules, places[i], bids[i], start[i], trace[i])
-            yield record_of_game(game, tags=tags | {"Deal": str(done + i + 1)})
+            yield record_of_game(game, tags=tags | {"Deal": str(done + i + 1)} | seat_names(names, done + i))
         done += n
         if progress:
             progress(done, deals)
+
+
+def seat_names(names: list[str] | None, deal: int) -> dict[str, str]:
+    """The ``SeatN`` tags of the 0-based ``deal`` of a session of ``names`` (the seats of the first deal,
+    seat 1 first): the deal passes to the right after each deal, so seat 1 of a deal is dealer of the
+    next and every name moves one seat down (seat ``s`` of deal ``k`` is ``names[(s + k) % P]``)."""
+    if not names:
+        return {}
+    return {f"Seat{s + 1}": names[(s + deal) % len(names)] for s in range(len(names))}
 
 
 def replay_kernel_deal(rules: Rules, places, bids, start, trace) -> Game:

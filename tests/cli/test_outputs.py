@@ -159,12 +159,12 @@ def fake_analysis(monkeypatch):
     import cli.analyze
     calls = []
 
-    def analyze_record(*args, **kwargs):
-        calls.append(args)
-        return object()
+    def analyze_deals(tasks, *args, **kwargs):
+        calls.append(tasks)
+        return [object() for _ in tasks]
 
-    monkeypatch.setattr(cli.analyze, "analyze_record", analyze_record)
-    monkeypatch.setattr(cli.analyze, "_render", lambda reports, records, fmt: "the report\n" * 10_000)
+    monkeypatch.setattr(cli.analyze, "analyze_deals", analyze_deals)
+    monkeypatch.setattr(cli.analyze, "_render", lambda reports, records, fmt, only_mistakes=False: "the report\n" * 10_000)
     return calls
 
 

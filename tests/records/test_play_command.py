@@ -56,3 +56,23 @@ def test_pimc_play_and_json_output():
     for rec in parse_any(r.output):
         rec.check()
         assert "pimc play, chavey bidding" in rec.tags["Event"]
+
+
+def test_names_are_written_as_seat_tags_and_move_a_seat_down_each_deal(tmp_path):
+    out = tmp_path / "deals.txt"
+    r = run("play", "--deals", 5, "--seed", 3, "--names", "Ana, Bruno,Chloé,Dan", "--out", out, "--quiet")
+    assert r.exit_code == 0, r.output
+    records = parse_any(out.read_text(encoding="utf-8"))
+    names = ["Ana", "Bruno", "Chloé", "Dan"]
+    for k, rec in enumerate(records):
+        assert [rec.tags[f"Seat{s + 1}"] for s in range(4)] == names[k % 4:] + names[:k % 4]
+    plain = parse_any(run("play", "--deals", 5, "--seed", 3).output)
+    assert [dict(r.hands) for r in plain] == [dict(r.hands) for r in records]     # the same deals, named
+
+
+@pytest.mark.parametrize("names, words", [("Ana,Bruno", ["--names", "2 names for 4 players"]),
+                                          ("Ana,Bruno,Ana,Dan", ["--names", "'Ana' is given twice"]),
+                                          ("Ana,,Chloé,Dan", ["--names", "not empty"])])
+def test_bad_names_are_one_line(names, words):
+    from tests.support.errorline import assert_one_error_line
+    assert_one_error_line(run("play", "--deals", 1, "--names", names, "--quiet"), *words)
