@@ -1,5 +1,6 @@
 """The judge's worlds give the taker the discard a taker makes (``kernels.evaluate.model_aside``), within
-what the judged seat knows, and ``discard_within`` is the heuristic discard when nothing is forced."""
+what the judged seat knows, and the King call it makes (``call_likelihood``); ``discard_within`` is the
+heuristic discard when nothing is forced."""
 
 import random
 
@@ -8,9 +9,11 @@ import numpy as np
 from analyzer import cards as C
 from analyzer.records import load_records
 from analyzer.simulate import state_from_game
+from kernels.declarations import call_card
 from kernels.discard import KING_BITS, discard_within, heuristic_discard
-from kernels.evaluate import ENDING_TRICKS, judge_values
-from kernels.playout import EXCL_S, HEURISTIC, PLAYED_S
+from kernels.evaluate import CALL_MISMATCH, ENDING_TRICKS, call_likelihood, judge_values
+from kernels.pimc import hand_as_dealt
+from kernels.playout import CALLED, EXCL_S, HEURISTIC, PLAYED_S
 
 RECORD = "data/records/four-players.txt"       # a Garde: the chien shown, the discard hidden
 
@@ -56,7 +59,9 @@ def test_a_defender_s_worlds_give_the_taker_a_discard_it_would_make():
     discards = set()
     for w in range(worlds):
         aside, held = int(hands[w, 0, 4]), int(hands[w, 0, taker])
-        assert aside.bit_count() == int(hs[4]).bit_count() and held.bit_count() == int(hs[taker]).bit_count()
+        assert aside.bit_count() == int(hs[4]).bit_count() and int(hands[w, 1, 4]) == int(ht[4])
+        assert held.bit_count() + int(hands[w, 1, taker]).bit_count() == int(hs[taker]).bit_count() + int(
+            ht[taker]).bit_count()
         assert aside & int(KING_BITS) == 0 and held & void == 0 and aside & played == 0
         assert int(hands[w, 0, seat]) == fixed[seat]          # the judged seat's hand is its own
         expected = discard_within(np.uint64(held | aside | played), aside.bit_count(), np.uint64(aside & void),
@@ -64,3 +69,22 @@ def test_a_defender_s_worlds_give_the_taker_a_discard_it_would_make():
         assert int(expected) == aside
         discards.add(aside)
     assert len(discards) > 1                      # the taker's cards differ from world to world
+
+
+def test_a_defender_s_worlds_weigh_the_king_called_as_the_taker_s_hand_would_call_it():
+    record = load_records("data/records/five-players.txt")[0]
+    decision = next(d for d in record.decisions() if d.phase == "card")
+    game = record.position(decision.index)
+    seat, taker = game.to_act, game.taker
+    assert seat != taker
+    hs, ht, st = state_from_game(game)
+    dealt_s, _ = hand_as_dealt(hs, ht, st, taker)
+    st[CALLED] = call_card(dealt_s)
+    assert call_likelihood(hs, ht, st, seat) == 1.0
+    other = next(C.suit_card(suit, 14) for suit in range(4)
+                 if C.suit_card(suit, 14) != st[CALLED] and not int(dealt_s) >> C.suit_card(suit, 14) & 1)
+    st[CALLED] = other
+    assert call_likelihood(hs, ht, st, seat) == CALL_MISMATCH
+    assert call_likelihood(hs, ht, st, taker) == 1.0          # the taker knows its own hand
+    st[CALLED] = -1
+    assert call_likelihood(hs, ht, st, seat) == 1.0
