@@ -7,8 +7,9 @@ Kish's effective number of worlds.
 
 Under the mixed model (the default) the heuristic screens every decision on all the worlds; a decision
 the screen leaves open (``is_open``: a verdict, or one its noise cannot rule out) is valued again by the
-search on the first ``SEARCH_WORLDS`` of the same worlds, the heuristic's values of those worlds its
-control variates and the heuristic on the other worlds their reference (``controlled_options``)."""
+search on the first of the same worlds (``search_worlds``: at least ``SEARCH_WORLDS``, more while the
+auction's weights leave too few effective ones), each card's heuristic value in those worlds its control
+variate and the heuristic on the other worlds their reference (``controlled_options``)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from analyzer.simulation.policies import MIXED
 from analyzer.simulate import state_from_game
 from analyzer.simulation.bridge import policy_ids
 from analyzer.solve import solve
-from analyzer.stats import Moments
+from analyzer.stats import Mean, Moments, WeightedProportion
 from kernels.evaluate import ENDING_TRICKS
 from kernels.evaluate import EXACT_TRICKS as EXACT_BY_PLAYERS
 from kernels.evaluate import judge_layout, judge_values
@@ -40,7 +41,9 @@ WORLDS = 400            # worlds per card decision by default
 EXACT_TRICKS = 6        # hindsight is solved exactly from this many tricks before the end (a few ms)
 BIDDING = "tarotclub"   # the bidding model the recorded auction is read by (``bid``'s default)
 LOW_EFFECTIVE = 50      # below this many effective worlds (Kish's) a decision says so in its note
-SEARCH_WORLDS = 64      # worlds an open decision is valued on again by the search, under the mixed model
+SEARCH_WORLDS = 64      # worlds an open decision is valued on again by the search, under the mixed model, at least
+SEARCH_EFFECTIVE = 24   # ... and as many more as make this many effective worlds (Kish's), up to
+SEARCH_MOST = 192       # ... this many; a decision whose worlds cannot is left to the heuristic
 
 
 def cards_out(game: Game, seat: int) -> int:
@@ -93,11 +96,27 @@ def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True
                         effective_worlds=effective, judged_by="solver" if left <= exact else screen.policy)
     if not mixed or left <= exact or is_open is None or not is_open(decision):   # solved: nothing to search
         return decision
+    n = search_worlds(values.weights)
+    if n is None:
+        note = note or "the heuristic's values: too few effective worlds to search"
+        return dataclasses.replace(decision, note=note)
     search = settings.for_contract(game.contract, game.rules.players)
-    n = min(SEARCH_WORLDS, worlds // 2)
     searched = _world_values(game, candidates, search, n, False, noise)
     options = controlled_options(candidates, card, searched, values, n)
     return dataclasses.replace(decision, options=options, judged_by=search.policy)
+
+
+def search_worlds(weights: np.ndarray) -> int | None:
+    """How many of the first worlds the search plays: ``SEARCH_WORLDS``, or more until Kish's effective
+    number of those worlds reaches ``SEARCH_EFFECTIVE``, leaving at least as many worlds to the reference
+    (the heuristic's alone) and at most ``SEARCH_MOST``; None when no such count does."""
+    total = len(weights)
+    first = np.cumsum(weights)
+    second = np.cumsum(weights * weights)
+    for n in range(SEARCH_WORLDS, min(SEARCH_MOST, total // 2) + 1, 16):
+        if second[n - 1] > 0 and first[n - 1] ** 2 / second[n - 1] >= SEARCH_EFFECTIVE:
+            return n
+    return None
 
 
 @dataclass
@@ -141,34 +160,37 @@ def _world_values(game: Game, candidates: list[int], settings: Settings, worlds:
 
 def controlled_options(candidates: list[int], card: int, searched: WorldValues, screen: WorldValues,
                        n: int) -> list[Option]:
-    """The options of a card decision valued by the search on the first ``n`` worlds (``searched``), with
-    the heuristic's values of the same worlds as control variates and its values on the other worlds of
-    ``screen`` as their reference (``analyzer.stats.Moments.controlled``): the search's estimate, with most
-    of its world-to-world noise gone where the two agree world by world.  Weighted by the auction as
+    """The options of a card decision valued by the search on the first ``n`` worlds (``searched``), each
+    with the heuristic's value of the same card (of the same difference, of the same chance) in the same
+    worlds as its control variate, and the heuristic's on the other worlds of ``screen`` as the control's
+    reference (``analyzer.stats.Moments.controlled``): the search's estimate, with most of its world-to-
+    world noise gone where the two agree world by world.  Weighted by the auction as
     ``weighted_options``; best first."""
     k = len(candidates)
     w = screen.weights
     rest = w[n:]
-    if len(rest) < 2 or not rest.max() > 0:           # no reference: the search's worlds alone
-        return weighted_options(candidates, card, searched.scores, searched.made, w[:n])[0]
     head = w[:n, None]
     here = Moments(4 * k + 1)
     here.add(np.column_stack([head * searched.scores, head * searched.made, head * screen.scores[:n],
                               head * screen.made[:n], w[:n]]))
     there = Moments(2 * k + 1)
     there.add(np.column_stack([rest[:, None] * screen.scores[n:], rest[:, None] * screen.made[n:], rest]))
-    weight = 4 * k
-    score_controls = [{2 * k + i: 1.0} for i in range(k)]
-    made_controls = [{3 * k + i: 1.0} for i in range(k)]
-    score_ref = there.control_means([{i: 1.0} for i in range(k)], 2 * k)
-    made_ref = there.control_means([{k + i: 1.0} for i in range(k)], 2 * k)
-    values = [here.controlled({j: 1.0}, score_controls, score_ref, weight) for j in range(k)]
+
+    def value(numerator: dict[int, float]) -> Mean:
+        """The searched combination ``numerator`` (over the searched columns) with the heuristic's same
+        combination as its control."""
+        control = {2 * k + (i % k) + (k if i >= k else 0): c for i, c in numerator.items()}
+        reference = there.control_means([dict(numerator)], 2 * k)      # the same columns there
+        return here.controlled(numerator, [control], reference, 4 * k)
+
+    values = [value({j: 1.0}) for j in range(k)]
     best = _best(np.array([v.mean for v in values]), candidates.index(card))
-    options = [Option(C.TOKENS[c], values[j],
-                      here.controlled_proportion(k + j, made_controls, made_ref, weight),
-                      here.controlled({j: 1.0, best: -1.0} if j != best else {j: 0.0}, score_controls, score_ref,
-                                      weight))
-               for j, c in enumerate(candidates)]
+    options = []
+    for j, c in enumerate(candidates):
+        made = value({k + j: 1.0})
+        share = WeightedProportion(min(1.0, max(0.0, made.mean)), made.se, here.effective_n(4 * k))
+        options.append(Option(C.TOKENS[c], values[j], share,
+                              value({j: 1.0, best: -1.0}) if j != best else Mean(0.0, 0.0, n)))
     options.sort(key=lambda o: -o.score.mean)
     return options
 

@@ -4,7 +4,8 @@ worlds with the heuristic's as control variates (``analyzer.coach.cards.controll
 import numpy as np
 
 from analyzer import cards as C
-from analyzer.coach.cards import WorldValues, controlled_options, weighted_options
+from analyzer.coach.cards import (SEARCH_EFFECTIVE, SEARCH_WORLDS, WorldValues, controlled_options, search_worlds,
+                                 weighted_options)
 from analyzer.coach.verdicts import THRESHOLDS, Decision, Option, is_open
 from analyzer.stats import Mean, Proportion
 
@@ -67,3 +68,12 @@ def test_controlled_options_rank_by_the_search_and_measure_differences_to_the_be
     assert [o.choice for o in options] == [C.TOKENS[CARDS[2]], C.TOKENS[CARDS[0]], C.TOKENS[CARDS[1]]]
     assert options[0].vs_best.mean == 0.0
     assert abs(options[2].vs_best.mean + 100.0) < 4 * options[2].vs_best.se + 1.0
+
+
+def test_the_search_takes_more_worlds_while_the_auction_leaves_few_effective_ones():
+    assert search_worlds(np.ones(400)) == SEARCH_WORLDS
+    skewed = np.where(np.arange(400) % 4 == 0, 1.0, 0.0)            # one world in four fits the auction
+    n = search_worlds(skewed)
+    assert n is not None and n > SEARCH_WORLDS and skewed[:n].sum() >= SEARCH_EFFECTIVE
+    assert search_worlds(np.where(np.arange(400) % 40 == 0, 1.0, 0.0)) is None       # too few anywhere
+    assert search_worlds(np.ones(100)) is None                   # the reference needs as many worlds
