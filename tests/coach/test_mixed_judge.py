@@ -1,12 +1,16 @@
-"""The mixed judge: which decisions the heuristic's screen leaves open, and the search's values on fewer
-worlds with the heuristic's as control variates (``analyzer.coach.cards.controlled_options``)."""
+"""The mixed judge: which decisions the heuristic's screen leaves open, the search's values on fewer
+worlds with the heuristic's as control variates (``analyzer.coach.cards.controlled_options``), and the
+default analysis that puts them together."""
 
 import numpy as np
 
 from analyzer import cards as C
 from analyzer.coach.cards import (SEARCH_EFFECTIVE, SEARCH_WORLDS, WorldValues, controlled_options, search_worlds,
                                  weighted_options)
+from analyzer.coach.deal import analyze_record
 from analyzer.coach.verdicts import THRESHOLDS, Decision, Option, is_open
+from analyzer.records import load_records
+from analyzer.runs import Settings
 from analyzer.stats import Mean, Proportion
 
 CARDS = [C.trump(21), C.trump(5), C.suit_card(0, 3)]
@@ -77,3 +81,15 @@ def test_the_search_takes_more_worlds_while_the_auction_leaves_few_effective_one
     assert n is not None and n > SEARCH_WORLDS and skewed[:n].sum() >= SEARCH_EFFECTIVE
     assert search_worlds(np.where(np.arange(400) % 40 == 0, 1.0, 0.0)) is None       # too few anywhere
     assert search_worlds(np.ones(100)) is None                   # the reference needs as many worlds
+
+
+def test_the_default_judge_searches_the_open_cards_and_solves_the_last_tricks():
+    record = load_records("data/records/four-players.txt")[0]
+    report = analyze_record(record, [0], Settings(seed=0, jobs=1), with_board=False)
+    assert report.policy == "mixed"
+    cards = [d for d in report.decisions if d.phase == "card" and d.judged]
+    by = {d.judged_by for d in cards}
+    assert by <= {"heuristic", "pimc-prior", "solver"} and {"pimc-prior", "solver"} <= by
+    assert all((18 - d.trick + 1 <= 5) == (d.judged_by == "solver") for d in cards)
+    # what the heuristic leaves clear stays the heuristic's: never flagged, never near a verdict
+    assert all(not is_open(d) for d in cards if d.judged_by == "heuristic")
