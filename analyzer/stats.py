@@ -224,8 +224,8 @@ class Moments:
             beta, fitted = np.zeros_like(beta), 0
         left = max(cuu - 2 * beta @ cuv + beta @ cvv @ beta, 0.0) * (self.n - 1) / (self.n - 1 - fitted)
         spread = float(beta @ reference.covariance @ beta) if fitted else 0.0   # no control: no reference's part
-        return Mean(float(ry - beta @ (rx - reference.mean)), math.sqrt(left / (self.n * mu_w * mu_w) + spread),
-                    self.n)
+        return Mean(float(ry - beta @ (rx - reference.mean)),
+                    math.sqrt(max(left / (self.n * mu_w * mu_w) + spread, 0.0)), self.n)
 
     def controlled_proportion(self, i: int, controls: list[dict[int, float]], reference: ControlMeans,
                               weight: int | None = None) -> WeightedProportion:

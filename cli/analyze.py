@@ -15,7 +15,7 @@ from analyzer.output import check_output, write_text
 from analyzer.records import RecordError
 from analyzer.runs import Settings
 from cli.options import format_option, json_text, jobs_option, quiet_option, seed_option
-from cli.simulation_options import play_policy_option, worlds_option
+from cli.simulation_options import auction_noise_option, play_policy_option, worlds_option
 from cli.progress import Progress
 
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??", None: ""}
@@ -56,13 +56,14 @@ def _seats(ctx, param, value: str):
 @click.option("--local-cluster", type=click.IntRange(1, None), metavar="N",
               help="Start a dask.distributed cluster of N worker processes here and analyse on it.")
 @quiet_option
+@auction_noise_option
 @format_option("table", "json", "csv", "html")
 @click.option("--only-mistakes", is_flag=True,
               help="With --format csv: only the flagged decisions (an inaccuracy, a mistake or a blunder).")
 @click.option("--out", type=click.Path(dir_okay=False),
               help="Write the report here (required for html); written whole or not at all.")
-def analyze(files, seats, player, policy, worlds, deals, seed, jobs, chunk_size, scheduler, local_cluster, quiet, fmt,
-            only_mistakes, out) -> None:
+def analyze(files, seats, player, policy, worlds, deals, seed, jobs, chunk_size, scheduler, local_cluster, quiet, noise,
+            fmt, only_mistakes, out) -> None:
     """Judge every decision of the deals in FILE (deal records, docs/records.md; several files, or a
     folder's record files, *.txt and *.json, in name order) from what the seat knew then: the best
     alternatives (those equal within noise together), the expected points lost in contract points
@@ -94,7 +95,8 @@ def analyze(files, seats, player, policy, worlds, deals, seed, jobs, chunk_size,
         tasks = [(deal, None if seats is None else tuple(seats)) for deal in inputs]
     settings = Settings(policy=policy, worlds=worlds, deals=deals, worlds_per_card=deals, seed=seed, jobs=jobs)
     with Progress("judging", quiet, unit="decisions") as bar:
-        reports = analyze_deals(tasks, settings, fmt in ("json", "html"), chunk_size, scheduler, local_cluster, bar)
+        reports = analyze_deals(tasks, settings, fmt in ("json", "html"), chunk_size, scheduler, local_cluster, bar,
+                                noise=noise)
     if player is not None:
         summary = player_report(seating.name, [(deal, seat, r) for (deal, seat), r in zip(seating.seated, reports)],
                                 seating.not_seated, seating.hand_unknown)

@@ -8,6 +8,7 @@ import functools
 
 import click
 
+from analyzer.advice.auction import BID_NOISE
 from analyzer.errors import TarotError
 from analyzer.runs import MAX_DEALS, MAX_WORLDS, MIXED, MIXED_WORLDS, PIMC_WORLDS, Settings
 from analyzer.simulation.policies import advice_choices, choices_help, play_choices
@@ -16,10 +17,18 @@ from cli.options import finite_number, jobs_option, seed_option
 policy_option = click.option("--policy", type=click.Choice(advice_choices()), default=MIXED, show_default=True,
                              help="How the simulated seats play their cards: " + choices_help(advice_choices())
                                   + ". Every answer names the play behind it.")
-# analyze judges one deal's play, whose contract is known: one policy for all of it.
-play_policy_option = click.option("--policy", type=click.Choice(play_choices()), default="heuristic",
-                                  show_default=True, help="How the simulated seats play their cards: "
-                                                          + choices_help(play_choices()) + ".")
+# analyze judges one deal's play, whose contract is known: the mixed judge, or one policy for all of it.
+play_policy_option = click.option(
+    "--policy", type=click.Choice([MIXED, *play_choices()]), default=MIXED, show_default=True,
+    help="How the worlds of each decision are played out: mixed, the heuristic on every card and the search "
+         "(the mixed model's, on fewer worlds, the heuristic's values as control variates) again on the "
+         "cards the heuristic flags or cannot clear; or one policy for all: "
+         + choices_help(play_choices()) + ".")
+auction_noise_option = click.option(
+    "--auction-noise", "noise", type=click.FloatRange(0, 100), default=BID_NOISE, show_default=True,
+    help="How far, in points of the bidding model's count, the players are taken to bid off the model: each "
+         "world counts by the chance of the recorded bids given its hands (0: exactly the model, as play "
+         "bids).")
 worlds_option = click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), default=PIMC_WORLDS, show_default=True,
                              help="PIMC: the most worlds sampled per decision (pimc stops sooner once one card "
                                   "is clearly best; more: stronger play, slower).")

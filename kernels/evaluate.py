@@ -17,12 +17,15 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.deals import stream_state
+from kernels.declarations import call_card
+from kernels.discard import KING_BITS, discard_within
 from kernels.endgame import MAX_MOVES, W_NODE_LIMIT, new_workspace, solve_line
 from kernels.pimc import (SOLVE_NODE_LIMIT, SOLVE_TABLE_BITS, SOLVE_TRICKS, auction_likelihood, chelem_alive,
-                          decision_worlds, draw_world, is_search, load_world, pimc_card_solving, play_to_end,
-                          search_features, seat_sampler)
-from kernels.playout import (HAND_SIZE, LEADER, PLAYERS, R_MADE, RESULT_SIZE, STATE_SIZE, TRICK, TRICK_LEN,
-                             advance)
+                          decision_worlds, draw_world, hand_as_dealt, is_search, load_world, pimc_card_solving,
+                          play_to_end, search_features, seat_sampler)
+from kernels.heuristic import popcount
+from kernels.playout import (CALLED, CONTRACT, EXCL_S, GARDE, HAND_SIZE, LEADER, PLAYED_S, PLAYERS, R_MADE, RESULT_SIZE,
+                             STATE_SIZE, TAKER, TRICK, TRICK_LEN, advance)
 
 # The judge values every card of a decision this close to the end (tricks left, the one in play counted;
 # by player count) by the endgame solver alone (both sides perfect, every hand of the world known), and
@@ -32,6 +35,7 @@ EXACT_TRICKS = np.array([0, 0, 0, 6, 5, 4], dtype=np.int64)
 ENDING_TRICKS = np.array([0, 0, 0, 4, 3, 2], dtype=np.int64)
 EXACT_TABLE_BITS = 15      # the solver's table per chunk of worlds (2**15 entries, 1.5 MiB)
 CHUNK = 16                 # worlds per workspace (a fixed split: the values do not depend on the threads)
+CALL_MISMATCH = 0.1        # a world's weight when its taker would have called another King
 
 
 @njit(cache=True)
@@ -134,13 +138,65 @@ def play_candidate_exact(hs, ht, st, card, policies, search_worlds, state, resul
 
 
 @njit(cache=True)
+def model_aside(world_s, world_t, st, seat):
+    """The taker's discard in a world of ``seat``, a seat that saw the chien but not the discard, made
+    as the heuristic taker makes it (``kernels.discard.discard_within``) from the taker's cards of that
+    world (its hand now, the cards it played and the world's aside), within what ``seat`` knows: the
+    cards the taker played stay played, those of the suits it showed void of stay aside, Kings and
+    trumps stay where they are (the trumps aside were shown).  Returns the world's weight for it: 1 over
+    the number of ways the sampler could have split those cards between hand and aside, so that every
+    set of cards the taker may hold counts as often as it is dealt (a hand rich in Kings and trumps has
+    few such splits, a hand of small suit cards many; 1 when nothing is remade).  Drawn uniformly, the
+    aside held cards a taker keeps, and weighed by the splits the taker's hand was weaker than any
+    taker's: every defender judged against a taker who would not have bid."""
+    players = st[PLAYERS]
+    taker = st[TAKER]
+    if seat == taker or taker < 0 or st[CONTRACT] > GARDE:
+        return 1.0
+    void = np.uint64(st[EXCL_S + taker])
+    aside = world_s[players]
+    hand = world_s[taker] | aside
+    must = aside & void
+    may = hand & ~KING_BITS & ~void
+    size = popcount(aside)
+    out = discard_within(hand | np.uint64(st[PLAYED_S + taker]), size, must, may)
+    world_s[players] = out
+    world_s[taker] = hand & ~out
+    return 1.0 / choose(popcount(may), size - popcount(must))
+
+
+@njit(cache=True)
+def call_likelihood(world_s, world_t, st, seat):
+    """At 5 players, for a seat other than the taker: 1 when the taker's hand as dealt in this world
+    calls the King it called by the heuristic's rule (``kernels.declarations.call_card``), else
+    ``CALL_MISMATCH`` (a player may call otherwise); 1 when there is no call."""
+    taker = st[TAKER]
+    if st[CALLED] < 0 or seat == taker or taker < 0:
+        return 1.0
+    hand_s, _ = hand_as_dealt(world_s, world_t, st, taker)
+    return 1.0 if call_card(hand_s) == st[CALLED] else CALL_MISMATCH
+
+
+@njit(cache=True)
+def choose(n, k):
+    """The binomial coefficient C(n, k), as a float."""
+    out = 1.0
+    for i in range(k):
+        out = out * (n - i) / (i + 1)
+    return out
+
+
+@njit(cache=True)
 def judge_world(sampler, st, seat, candidates, policies, search_worlds, state, exact, w, noise, scores, made,
                 scratch, hands):
-    """``candidates_in_world`` for the judge: each candidate played by ``play_candidate_exact``; returns
-    the world's auction weight (``kernels.pimc.auction_likelihood`` with an error of ``noise`` points: the
-    chance that the other seats bid as recorded, given their hands in this world)."""
+    """``candidates_in_world`` for the judge: each candidate played by ``play_candidate_exact``, the
+    taker's discard as a taker makes it (``model_aside``); returns the world's weight: the auction's
+    (``kernels.pimc.auction_likelihood`` with an error of ``noise`` points: the chance that the other
+    seats bid as recorded, given their hands in this world) times ``model_aside``'s and the King call's
+    (``call_likelihood``)."""
     place, world_s, world_t, play_s, play_t, play_st, result = scratch
     state, partner = draw_world(sampler, state, place, st, seat, np.bool_(True), world_s, world_t)
+    splits = model_aside(world_s, world_t, st, seat)
     for p in range(st[PLAYERS] + 1):
         hands[0, p] = world_s[p]
         hands[1, p] = world_t[p]
@@ -150,7 +206,8 @@ def judge_world(sampler, st, seat, candidates, policies, search_worlds, state, e
                              w)
         scores[j] = result[seat]
         made[j] = result[R_MADE]
-    return auction_likelihood(world_s, world_t, st, seat, noise)
+    return splits * call_likelihood(world_s, world_t, st, seat) * auction_likelihood(world_s, world_t, st, seat,
+                                                                                    noise)
 
 
 @njit(parallel=True, cache=True)

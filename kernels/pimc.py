@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit
 
 from kernels.bidding import bid_probability
+from kernels.discard import KING_BITS
 from kernels.endgame import (LOW_SUIT_BITS, MAX_MOVES, MID_TRUMP_BITS, W_NODE_LIMIT, card_values, merge_skip,
                              new_workspace, seat_share, trick_words)
 from kernels.heuristic import ALL_TRUMPS, EXCUSE_MASK, FIRST_TRUMP_ID, ONE, ZERO, lowest_bit, popcount
@@ -94,7 +95,6 @@ PRIOR_Z = 1.0
 # heuristic where it agrees, a short search where it does not"; docs/journal/calibration.md, "A chelem in sight").
 CHELEM_WORLDS = 12
 
-KING_BITS = np.uint64(sum(1 << (s * 14 + 13) for s in range(4)))
 OUDLER_T = np.uint64(1 | 1 << 20 | 1 << 21)
 
 

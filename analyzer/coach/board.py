@@ -18,7 +18,7 @@ from analyzer.coach.equivalence import card_classes
 from analyzer.errors import TarotError
 from analyzer.game import Game, Phase
 from analyzer.notation import sort_key
-from analyzer.runs import POLICY_IDS, Settings, searching
+from analyzer.runs import MIXED, POLICY_IDS, Settings, searching
 from analyzer.simulate import state_from_game
 from analyzer.solve import solve
 from kernels.deals import stream_state
@@ -241,7 +241,8 @@ def board_extras(original, record, report_decisions, positions: dict, settings: 
     first_card = next((d.index for d in record.decisions() if d.phase == "card"), None)
     if first_card is not None:
         cards = [c for t in game.tricks for c in t.cards] + [c for _, c in game.current]
-        out["curve"]["hindsight"] = hindsight_curve(record.position(first_card), cards, settings, seed)
+        quick = settings.with_(policy="heuristic") if settings.policy == MIXED else settings     # a finish per card
+        out["curve"]["hindsight"] = hindsight_curve(record.position(first_card), cards, quick, seed)
     for i, d in enumerate(report_decisions):
         if d.phase != "card" or not d.verdict or i not in positions:
             continue

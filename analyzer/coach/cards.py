@@ -3,9 +3,19 @@ dealt from what the seat to play knew, each world finished by the chosen policy 
 (``kernels.evaluate.EXACT_TRICKS``), which the endgame solver plays perfectly; and the same on the real
 layout for hindsight.  Each world counts by the chance that the other seats bid as recorded given its
 hands (``bid``'s model and error, ``analyzer.advice.auction``): the values are weighted means, with
-Kish's effective number of worlds."""
+Kish's effective number of worlds.
+
+Under the mixed model (the default) the heuristic screens every decision on all the worlds; a decision
+the screen leaves open (``is_open``: a verdict, or one its noise cannot rule out) is valued again by the
+search on the first of the same worlds (``search_worlds``: at least ``SEARCH_WORLDS``, more while the
+auction's weights leave too few effective ones), each card's heuristic value in those worlds its control
+variate and the heuristic on the other worlds their reference (``controlled_options``)."""
 
 from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -17,10 +27,11 @@ from analyzer.coach.verdicts import Decision, Option
 from analyzer.errors import TarotError
 from analyzer.game import Game, Phase
 from analyzer.runs import Settings, threads
+from analyzer.simulation.policies import MIXED
 from analyzer.simulate import state_from_game
 from analyzer.simulation.bridge import policy_ids
 from analyzer.solve import solve
-from analyzer.stats import Moments
+from analyzer.stats import Mean, Moments, WeightedProportion
 from kernels.evaluate import ENDING_TRICKS
 from kernels.evaluate import EXACT_TRICKS as EXACT_BY_PLAYERS
 from kernels.evaluate import judge_layout, judge_values
@@ -30,6 +41,9 @@ WORLDS = 400            # worlds per card decision by default
 EXACT_TRICKS = 6        # hindsight is solved exactly from this many tricks before the end (a few ms)
 BIDDING = "tarotclub"   # the bidding model the recorded auction is read by (``bid``'s default)
 LOW_EFFECTIVE = 50      # below this many effective worlds (Kish's) a decision says so in its note
+SEARCH_WORLDS = 64      # worlds an open decision is valued on again by the search, under the mixed model, at least
+SEARCH_EFFECTIVE = 24   # ... and as many more as make this many effective worlds (Kish's), up to
+SEARCH_MOST = 192       # ... this many; a decision whose worlds cannot is left to the heuristic
 
 
 def cards_out(game: Game, seat: int) -> int:
@@ -39,11 +53,14 @@ def cards_out(game: Game, seat: int) -> int:
     return C.ALL_CARDS & ~played & ~game.hands[seat] & ~aside
 
 
-def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True) -> Decision:
+def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True,
+               is_open: Callable[[Decision], bool] | None = None, noise: float = BID_NOISE) -> Decision:
     """The decision of the seat to play in ``game`` (in play, every hand known to the engine) to play
     ``card``: its alternatives valued on ``settings.worlds_per_card`` worlds (``WORLDS`` when None) from what the
-    seat knew, finished by ``settings.policy`` (the deal's contract's, under the mixed model); with
-    ``hindsight``, also on the real layout."""
+    seat knew, finished by ``settings.policy``; with ``hindsight``, also on the real layout.  Under the
+    mixed model the heuristic values them, and the search again where ``is_open`` says the heuristic's
+    decision is open (without ``is_open``, never).  The other seats' bids are read with an error of
+    ``noise`` points on their count (``analyzer.advice.auction``)."""
     if game.phase is not Phase.PLAY or game.taker is None:
         raise TarotError("a card is judged during the play of a deal with a taker")
     seat = game.to_act
@@ -56,7 +73,68 @@ def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True
         note = "forced" if legal.bit_count() == 1 else "equivalent cards"
         return Decision(seat, "card", trick, C.TOKENS[card], note=note)
     candidates = [card if card in cls else cls[0] for cls in classes]
-    settings = settings.for_contract(game.contract, game.rules.players)
+    mixed = settings.policy == MIXED
+    screen = settings.with_(policy="heuristic") if mixed else settings.for_contract(game.contract,
+                                                                                    game.rules.players)
+    worlds = settings.worlds_per_card or WORLDS
+    values = _world_values(game, candidates, screen, worlds, hindsight, noise)
+    note = ""
+    if not values.weights.max() > 0:         # no world explains the auction: every world counts alike
+        values.weights[:] = 1.0
+        note = "no world explains the auction: worlds weighed alike"
+    values.weights /= values.weights.max()
+    options, effective = weighted_options(candidates, card, values.scores, values.made, values.weights)
+    if effective < LOW_EFFECTIVE and not note:
+        note = f"few worlds fit the auction: {effective:.0f} effective worlds of {worlds}"
+    truth_scores = values.truth_scores
+    exact = int(EXACT_BY_PLAYERS[game.rules.players])
+    left = game.rules.tricks - len(game.tricks)
+    if hindsight and exact < left <= EXACT_TRICKS:        # solved on the layout only from ``exact`` tricks
+        truth_scores = _exact_values(game, candidates)
+    best_known = C.TOKENS[candidates[_best(truth_scores, candidates.index(card))]] if hindsight else None
+    decision = Decision(seat, "card", trick, C.TOKENS[card], options, best_known, note=note,
+                        effective_worlds=effective, judged_by="solver" if left <= exact else screen.policy)
+    if not mixed or left <= exact or is_open is None or not is_open(decision):   # solved: nothing to search
+        return decision
+    n = search_worlds(values.weights)
+    if n is None:
+        note = note or "the heuristic's values: too few effective worlds to search"
+        return dataclasses.replace(decision, note=note)
+    search = settings.for_contract(game.contract, game.rules.players)
+    searched = _world_values(game, candidates, search, n, False, noise)
+    options = controlled_options(candidates, card, searched, values, n)
+    return dataclasses.replace(decision, options=options, judged_by=search.policy)
+
+
+def search_worlds(weights: np.ndarray) -> int | None:
+    """How many of the first worlds the search plays: ``SEARCH_WORLDS``, or more until Kish's effective
+    number of those worlds reaches ``SEARCH_EFFECTIVE``, leaving at least as many worlds to the reference
+    (the heuristic's alone) and at most ``SEARCH_MOST``; None when no such count does."""
+    total = len(weights)
+    first = np.cumsum(weights)
+    second = np.cumsum(weights * weights)
+    for n in range(SEARCH_WORLDS, min(SEARCH_MOST, total // 2) + 1, 16):
+        if second[n - 1] > 0 and first[n - 1] ** 2 / second[n - 1] >= SEARCH_EFFECTIVE:
+            return n
+    return None
+
+
+@dataclass
+class WorldValues:
+    """A card decision's candidates played on its worlds: ``scores[w, j]`` and ``made[w, j]`` (candidate j
+    in world w), each world's auction weight, and the candidates' scores on the real layout (hindsight;
+    zeros when not asked)."""
+    scores: np.ndarray
+    made: np.ndarray
+    weights: np.ndarray
+    truth_scores: np.ndarray
+
+
+def _world_values(game: Game, candidates: list[int], settings: Settings, worlds: int, hindsight: bool,
+                  noise: float) -> WorldValues:
+    """``candidates`` played by ``settings.policy`` on the first ``worlds`` worlds of ``settings.seed``
+    (``kernels.evaluate.judge_values``; the same worlds whatever the policy), and on the real layout with
+    ``hindsight`` (``judge_layout``)."""
     hs, ht, st = state_from_game(game)
     if len(game.bids) == game.rules.players:
         set_auction(st, np.array([0 if b is None else int(b) for b in game.bids], dtype=np.int64),
@@ -65,32 +143,56 @@ def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True
     exact = int(EXACT_BY_PLAYERS[game.rules.players])
     if game.rules.tricks - len(game.tricks) > exact:     # the solver plays the last tricks of each world only
         exact = int(ENDING_TRICKS[game.rules.players])
-    worlds = settings.worlds_per_card or WORLDS
-    scores = np.zeros((worlds, len(candidates)), dtype=np.int64)
-    made = np.zeros((worlds, len(candidates)), dtype=np.int64)
-    weights = np.zeros(worlds)
+    k = len(candidates)
+    out = WorldValues(np.zeros((worlds, k), dtype=np.int64), np.zeros((worlds, k), dtype=np.int64),
+                      np.zeros(worlds), np.zeros(k, dtype=np.int64))
     picks = np.array(candidates, dtype=np.int64)
-    truth_scores = np.zeros(len(candidates), dtype=np.int64)
-    truth_made = np.zeros(len(candidates), dtype=np.int64)
+    truth_made = np.zeros(k, dtype=np.int64)
     with threads(settings.jobs):
-        judge_values(hs, ht, st, picks, policies, settings.worlds, np.uint64(settings.seed), exact, BID_NOISE,
-                     scores, made, weights, np.zeros((worlds, 2, game.rules.players + 1), dtype=np.uint64))
+        judge_values(hs, ht, st, picks, policies, settings.worlds, np.uint64(settings.seed), exact, float(noise),
+                     out.scores, out.made, out.weights,
+                     np.zeros((worlds, 2, game.rules.players + 1), dtype=np.uint64))
         if hindsight:
             judge_layout(hs, ht, st, picks, policies, settings.worlds, np.uint64(settings.seed), exact,
-                         truth_scores, truth_made)
-    note = ""
-    if not weights.max() > 0:         # no world explains the auction: every world counts alike
-        weights[:] = 1.0
-        note = "no world explains the auction: worlds weighed alike"
-    weights /= weights.max()
-    options, effective = weighted_options(candidates, card, scores, made, weights)
-    if effective < LOW_EFFECTIVE and not note:
-        note = f"few worlds fit the auction: {effective:.0f} effective worlds of {worlds}"
-    if hindsight and exact < game.rules.tricks - len(game.tricks) <= EXACT_TRICKS:
-        truth_scores = _exact_values(game, candidates)
-    best_known = C.TOKENS[candidates[_best(truth_scores, candidates.index(card))]] if hindsight else None
-    return Decision(seat, "card", trick, C.TOKENS[card], options, best_known, note=note,
-                    effective_worlds=effective)
+                         out.truth_scores, truth_made)
+    return out
+
+
+def controlled_options(candidates: list[int], card: int, searched: WorldValues, screen: WorldValues,
+                       n: int) -> list[Option]:
+    """The options of a card decision valued by the search on the first ``n`` worlds (``searched``), each
+    with the heuristic's value of the same card (of the same difference, of the same chance) in the same
+    worlds as its control variate, and the heuristic's on the other worlds of ``screen`` as the control's
+    reference (``analyzer.stats.Moments.controlled``): the search's estimate, with most of its world-to-
+    world noise gone where the two agree world by world.  Weighted by the auction as
+    ``weighted_options``; best first."""
+    k = len(candidates)
+    w = screen.weights
+    rest = w[n:]
+    head = w[:n, None]
+    here = Moments(4 * k + 1)
+    here.add(np.column_stack([head * searched.scores, head * searched.made, head * screen.scores[:n],
+                              head * screen.made[:n], w[:n]]))
+    there = Moments(2 * k + 1)
+    there.add(np.column_stack([rest[:, None] * screen.scores[n:], rest[:, None] * screen.made[n:], rest]))
+
+    def value(numerator: dict[int, float]) -> Mean:
+        """The searched combination ``numerator`` (over the searched columns) with the heuristic's same
+        combination as its control."""
+        control = {2 * k + (i % k) + (k if i >= k else 0): c for i, c in numerator.items()}
+        reference = there.control_means([dict(numerator)], 2 * k)      # the same columns there
+        return here.controlled(numerator, [control], reference, 4 * k)
+
+    values = [value({j: 1.0}) for j in range(k)]
+    best = _best(np.array([v.mean for v in values]), candidates.index(card))
+    options = []
+    for j, c in enumerate(candidates):
+        made = value({k + j: 1.0})
+        share = WeightedProportion(min(1.0, max(0.0, made.mean)), made.se, here.effective_n(4 * k))
+        options.append(Option(C.TOKENS[c], values[j], share,
+                              value({j: 1.0, best: -1.0}) if j != best else Mean(0.0, 0.0, n)))
+    options.sort(key=lambda o: -o.score.mean)
+    return options
 
 
 def weighted_options(candidates: list[int], card: int, scores: np.ndarray, made: np.ndarray,

@@ -14,16 +14,17 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from analyzer import cards as C
+from analyzer.advice.auction import BID_NOISE
 from analyzer.coach import reasons as R
 from analyzer.coach.board import board_extras, finish_line, line_seed, luck_and_skill
 from analyzer.coach.cards import WORLDS, judge_card
 from analyzer.coach.decisions import judge_before_play
 from analyzer.coach.standin import stand_in
-from analyzer.coach.verdicts import Decision, bid_scale, contract_scale
+from analyzer.coach.verdicts import Decision, bid_scale, contract_scale, is_open
 from analyzer.errors import TarotError
 from analyzer.game import Game
 from analyzer.notation import parse_card
-from analyzer.runs import Settings
+from analyzer.runs import MIXED, Settings
 
 GOLDEN = 0x9E3779B97F4A7C15
 ACCURACY_SCALE = 5.0        # contract points of mean loss per judged decision that take accuracy to 100/e
@@ -128,18 +129,34 @@ def named(d: Decision, game: Game, final: Game, line: Game | None) -> Decision:
     return dataclasses.replace(d, reasons=tuple(found))
 
 
+def judge_decision(game: Game, decision, settings: Settings, final: Game, noise: float = BID_NOISE) -> Decision:
+    """A decision before the play, in contract points: under the mixed model the heuristic's screen
+    (``DEALS`` deals), and the advice commands' own run (the mixed model, to its precision) where the
+    screen leaves it open (``is_open``)."""
+    mixed = settings.policy == MIXED
+    screen = settings.with_(policy="heuristic") if mixed else settings
+    judged = dataclasses.replace(scaled(judge_before_play(game, decision, screen, noise=noise), game, final),
+                                 judged_by=screen.policy)
+    if not mixed or not is_open(judged):
+        return judged
+    again = scaled(judge_before_play(game, decision, settings.with_(deals=None), to_precision=True, noise=noise),
+                   game, final)
+    return dataclasses.replace(again, judged_by=MIXED) if again.judged else judged
+
+
 def decision_seed(seed: int, index: int) -> int:
     """The seed of the decision made after ``index`` actions of a record."""
     return (seed * GOLDEN + index * 0xD1B54A32D192ED03 + 1) % 2**63
 
 
 def analyze_record(record, seats: Iterable[int] | None, settings: Settings, index: int = 0,
-                   progress: Callable[[int, int], None] | None = None, with_board: bool = True) -> DealReport:
+                   progress: Callable[[int, int], None] | None = None, with_board: bool = True,
+                   noise: float = BID_NOISE) -> DealReport:
     """Judge the decisions of ``seats`` (0-based; None: every seat whose hand is known) in ``record``
     (an ``analyzer.records.Record``).  A record with unknown hands is judged on a stand-in layout
     (``analyzer.coach.standin``) from its known seats, without hindsight.  ``with_board``: the replay
     board's figures too (``analyzer.coach.board``: the table, the curves, the lines of the flagged
-    cards, luck and skill)."""
+    cards, luck and skill).  The bids are read with an error of ``noise`` points on each count."""
     wanted = set(record.known_seats if seats is None else seats)
     original = record
     complete = record.replay.complete
@@ -155,7 +172,9 @@ def analyze_record(record, seats: Iterable[int] | None, settings: Settings, inde
         game = record.position(d.index)
         own = settings.with_(seed=decision_seed(settings.seed, d.index))
         if d.phase == "card":
-            judged = scaled(judge_card(game, parse_card(d.action), own, hindsight=complete), game, final)
+            judged = scaled(judge_card(game, parse_card(d.action), own, hindsight=complete,
+                                       is_open=lambda screened: is_open(scaled(screened, game, final)), noise=noise),
+                            game, final)
             if judged.judged:
                 positions[len(out)] = game
             line = None
@@ -168,7 +187,7 @@ def analyze_record(record, seats: Iterable[int] | None, settings: Settings, inde
                     line = None
             out.append(named(judged, game, final, line))
         else:
-            out.append(named(scaled(judge_before_play(game, d, own), game, final), game, final, None))
+            out.append(named(judge_decision(game, d, own, final, noise), game, final, None))
         if progress:
             progress(k + 1, len(todo))
     report = DealReport(index, record.players, out, settings.policy, settings.worlds_per_card or WORLDS)

@@ -12,6 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import Callable, Sequence
 
+from analyzer.advice.auction import BID_NOISE
 from analyzer.coach.deal import DealReport, analyze_record
 from analyzer.errors import TarotError
 from analyzer.records import Record, RecordError, load_records
@@ -88,9 +89,10 @@ def decisions_to_judge(deal: InputDeal, seats: Sequence[int] | None) -> int:
 
 
 def analyze_chunk(tasks: list[tuple[InputDeal, tuple[int, ...] | None]], settings: Settings, with_board: bool,
-                  progress: Callable[[int], None] | None = None) -> list[DealReport]:
-    """The reports of ``tasks`` (a deal and the seats judged in it), each on its own seed (``deal_seed``);
-    ``progress(n)`` after each decision, ``n`` the decisions judged so far in this call."""
+                  progress: Callable[[int], None] | None = None, noise: float = BID_NOISE) -> list[DealReport]:
+    """The reports of ``tasks`` (a deal and the seats judged in it), each on its own seed (``deal_seed``),
+    the bids read with an error of ``noise`` points; ``progress(n)`` after each decision, ``n`` the
+    decisions judged so far in this call."""
     out, done = [], 0
     for deal, seats in tasks:
         own = settings.with_(seed=deal_seed(settings.seed, deal.position))
@@ -100,7 +102,7 @@ def analyze_chunk(tasks: list[tuple[InputDeal, tuple[int, ...] | None]], setting
             if progress:
                 progress(base + k)
 
-        out.append(analyze_record(deal.record, seats, own, deal.position, step, with_board=with_board))
+        out.append(analyze_record(deal.record, seats, own, deal.position, step, with_board=with_board, noise=noise))
         done += decisions_to_judge(deal, seats)
     return out
 
@@ -108,8 +110,9 @@ def analyze_chunk(tasks: list[tuple[InputDeal, tuple[int, ...] | None]], setting
 def analyze_deals(tasks: list[tuple[InputDeal, tuple[int, ...] | None]], settings: Settings,
                   with_board: bool = True, chunk: int = CHUNK, scheduler: str | None = None,
                   local_cluster: int | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> list[DealReport]:
-    """Judge each of ``tasks`` (a deal and the seats whose decisions are judged, None: every known seat)
+                  progress: Callable[[int, int], None] | None = None, noise: float = BID_NOISE) -> list[DealReport]:
+    """Judge each of ``tasks`` (a deal and the seats whose decisions are judged, None: every known seat;
+    the bids read with an error of ``noise`` points)
     in chunks of ``chunk`` deals (``analyzer.batch.run_chunks``: here on ``settings.jobs`` threads, or
     on a dask.distributed cluster); the reports in the tasks' order.  ``progress(done, total)`` counts
     the decisions judged: after each one here, after each chunk on a cluster."""
@@ -136,10 +139,12 @@ def analyze_deals(tasks: list[tuple[InputDeal, tuple[int, ...] | None]], setting
         if progress:
             progress(done, total)
 
-    compute = partial(_chunk_task, settings=settings, with_board=with_board, progress=live if here else None)
+    compute = partial(_chunk_task, settings=settings, with_board=with_board, progress=live if here else None,
+                      noise=noise)
     run_chunks(pieces, compute, accept, settings.jobs, scheduler, local_cluster)
     return [r for offset in sorted(reports) for r in reports[offset]]
 
 
-def _chunk_task(offset: int, part, settings: Settings, with_board: bool, progress=None) -> list[DealReport]:
-    return analyze_chunk(part, settings, with_board, progress)
+def _chunk_task(offset: int, part, settings: Settings, with_board: bool, progress=None,
+                noise: float = BID_NOISE) -> list[DealReport]:
+    return analyze_chunk(part, settings, with_board, progress, noise)

@@ -55,6 +55,7 @@ class Decision:
     scale: float = 1.0          # own-score points per contract point (``contract_scale``)
     reasons: tuple[str, ...] = ()       # ``analyzer.coach.reasons`` identifiers, for a flagged decision
     effective_worlds: float | None = None    # Kish's effective number of the card decision's weighted worlds
+    judged_by: str = ""         # the play model that valued the alternatives (a policy's name)
 
     @property
     def judged(self) -> bool:
@@ -118,7 +119,18 @@ class Decision:
                 "verdict": self.verdict, "reasons": list(self.reasons),
                 "reason_labels": [LABELS[r] for r in self.reasons],
                 "hindsight_best": self.hindsight_best, "note": self.note,
-                "alternatives": [o.as_dict() for o in self.options], "effective_worlds": self.effective_worlds}
+                "alternatives": [o.as_dict() for o in self.options], "effective_worlds": self.effective_worlds,
+                "judged_by": self.judged_by or None}
+
+
+def is_open(decision: Decision) -> bool:
+    """Whether a decision's verdict is open on its values: it has one, or its noise cannot rule one
+    out (the loss plus ``NOISE_SE`` standard errors reaches the lowest threshold).  The mixed judge values
+    such a card again by the search (``analyzer.coach.cards``)."""
+    if not decision.judged:
+        return False
+    loss = decision.loss
+    return decision.verdict is not None or loss.mean + NOISE_SE * loss.se >= THRESHOLDS[-1][1]
 
 
 def equal_to_best(option: Option) -> bool:

@@ -91,10 +91,12 @@ GOLDEN = [
      f"discard {q(FIVE)} --players 5 --chien 'CD 6D 3C' --deals 300 --format json"),
     ("ded6047dc060550c6673c9e706906e155e8ed09710d8866d5a23edf4509484d5",
      f"discard {q(DH)} --chien 'CD 6D 2D 7C 3C KC' --policy heuristic --deals 300 --format csv"),
-    ("91731aebfe6e07818bcc43eac97b8d338d636bfd375eeea53af83484f49754dd",
+    ("b5e1768a0b7bb177aec1edd71d9e768f0a4e77ab823f5af0f62a189821d69cb2",
      "analyze data/records/four-players.txt --policy heuristic --deals 20 --format json"),
-    ("016e915adbffb8e172c2014bf7bd73a6aead161abdfe085170ac751c70093c69",
+    ("a4ffcc3a6bcde2e017e97e8617fe08eda492f279ed3be41863d1a23fccf10d2d",
      "analyze data/records/four-players.txt --policy heuristic --deals 20"),
+    ("d8b2f149a3c511735d5211355d51bb14ceb428eee487abb227f1ab79b70e530a",
+     "analyze data/records/four-players.txt --seat 1 --format json"),
 ]
 CHEAP = [(digest, command) for digest, command in GOLDEN if "--policy heuristic" in command]
 

@@ -12,7 +12,7 @@ from analyzer.coach.reasons import LABELS
 from cli.main import main
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "records"
-FAST = ["--deals", "16", "--seed", "3", "--quiet"]
+FAST = ["--policy", "heuristic", "--deals", "16", "--seed", "3", "--quiet"]     # the judge itself: test_mixed_judge
 
 
 def run(*args):

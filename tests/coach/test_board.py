@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from cli.main import main
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "records"
-FAST = ["--deals", "16", "--seed", "3", "--quiet"]
+FAST = ["--policy", "heuristic", "--deals", "16", "--seed", "3", "--quiet"]     # the judge itself: test_mixed_judge
 
 
 def run(*args):
@@ -134,7 +134,7 @@ def test_a_partner_only_a_stand_in_layout_would_name_stays_unknown(tmp_path):
     record.write_text('[Players "5"]\n[Hand1 "JS 9S 4S QH CH 10H 7H 4H 3H 10D 8D 7D 10C 5C 4C"]\n[Chien "7 4 7C"]\n'
                       '[Auction "pass prise pass pass pass"]\n[Call "KC"]\n[Play]\n1: 3H 1 5 2H 1H\n3: 2S 2 CS 4S 1S\n',
                       encoding="utf-8")
-    result = run(str(record), "--deals", "10", "--seed", "1", "--quiet", "--format", "json")
+    result = run(str(record), "--policy", "heuristic", "--deals", "10", "--seed", "1", "--quiet", "--format", "json")
     assert result.exit_code == 0, result.output
     table = json.loads(result.output)["deals"][0]["table"]
     assert table["called"] == "KC" and table["partner"] is None and not table["partner_known"]

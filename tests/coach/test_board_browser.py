@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from cli.main import main
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "records"
-FAST = ["--deals", "16", "--seed", "3", "--quiet"]
+FAST = ["--policy", "heuristic", "--deals", "16", "--seed", "3", "--quiet"]     # the judge itself: test_mixed_judge
 W, L, R = 720, 38, 10                    # the curve's viewBox width and margins (analyzer/coach/assets/board.js)
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install '.[test]')")

@@ -1,5 +1,5 @@
 """Planted errors (``tests/support/planted.py``) at three seeds: each flagged with the planted card by
-``analyze``; the Excuse lost and the Queen given to the taker at least mistakes; the erring seat's
+``analyze`` (its default, mixed judge); the Excuse lost and the Queen given to the taker at least mistakes; the erring seat's
 accuracy clearly below the others'."""
 
 import pytest
@@ -18,7 +18,7 @@ def judged(seed: int, kind: str, every_seat: bool = False):
     """The first planted record of ``kind`` at ``seed`` analysed (the erring seat's decisions, or
     every seat's), with the planted decision."""
     rec, seat, trick, card = next(planted(seed, kind))
-    report = analyze_record(rec, None if every_seat else [seat], Settings(policy="heuristic", seed=seed, jobs=1),
+    report = analyze_record(rec, None if every_seat else [seat], Settings(seed=seed, jobs=1),
                             with_board=False)
     decision = next(d for d in report.decisions if d.phase == "card" and d.seat == seat and d.trick == trick)
     assert decision.played == C.TOKENS[card]
@@ -45,7 +45,7 @@ def test_the_seat_that_blundered_has_the_lowest_accuracy_by_far(seed):
 
 
 def _decision(rec, seat: int, phase: str, seed: int):
-    report = analyze_record(rec, [seat], Settings(policy="heuristic", seed=seed, jobs=1, deals=1000),
+    report = analyze_record(rec, [seat], Settings(seed=seed, jobs=1, deals=1000),
                             with_board=False)
     return next(d for d in report.decisions if d.phase == phase)
 
