@@ -151,9 +151,10 @@ def decision_seed(seed: int, index: int) -> int:
 
 def analyze_record(record, seats: Iterable[int] | None, settings: Settings, index: int = 0,
                    progress: Callable[[int, int], None] | None = None, with_board: bool = True,
-                   noise: float = BID_NOISE) -> DealReport:
+                   noise: float = BID_NOISE, phases: Iterable[str] | None = None) -> DealReport:
     """Judge the decisions of ``seats`` (0-based; None: every seat whose hand is known) in ``record``
-    (an ``analyzer.records.Record``).  A record with unknown hands is judged on a stand-in layout
+    (an ``analyzer.records.Record``), only those of ``phases`` when given (``card``, ``bid``, ...;
+    the others then have no decisions in the report).  A record with unknown hands is judged on a stand-in layout
     (``analyzer.coach.standin``) from its known seats, without hindsight.  ``with_board``: the replay
     board's figures too (``analyzer.coach.board``: the table, the curves, the lines of the flagged
     cards, luck and skill).  The bids are read with an error of ``noise`` points on each count."""
@@ -163,7 +164,7 @@ def analyze_record(record, seats: Iterable[int] | None, settings: Settings, inde
     if not complete:
         for seat in sorted(wanted):
             record = stand_in(record, seat, settings.seed)
-    todo = [d for d in record.decisions() if d.seat in wanted]
+    todo = [d for d in record.decisions() if d.seat in wanted and (phases is None or d.phase in phases)]
     out = []
     positions = {}
     finished = {}

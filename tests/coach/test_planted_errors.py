@@ -19,7 +19,7 @@ def judged(seed: int, kind: str, every_seat: bool = False):
     every seat's), with the planted decision."""
     rec, seat, trick, card = next(planted(seed, kind))
     report = analyze_record(rec, None if every_seat else [seat], Settings(seed=seed, jobs=1),
-                            with_board=False)
+                            with_board=False, phases={"card"})
     decision = next(d for d in report.decisions if d.phase == "card" and d.seat == seat and d.trick == trick)
     assert decision.played == C.TOKENS[card]
     return report, decision
@@ -46,7 +46,7 @@ def test_the_seat_that_blundered_has_the_lowest_accuracy_by_far(seed):
 
 def _decision(rec, seat: int, phase: str, seed: int):
     report = analyze_record(rec, [seat], Settings(seed=seed, jobs=1, deals=1000),
-                            with_board=False)
+                            with_board=False, phases={phase})
     return next(d for d in report.decisions if d.phase == phase)
 
 
