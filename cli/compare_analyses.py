@@ -12,8 +12,8 @@ from cli.options import echo_json, format_option
 
 
 @click.command("compare-analyses")
-@click.argument("tested", type=click.Path(dir_okay=False))
-@click.argument("reference", type=click.Path(dir_okay=False))
+@click.argument("tested", type=click.Path(dir_okay=False, exists=True))
+@click.argument("reference", type=click.Path(dir_okay=False, exists=True))
 @format_option("table", "json")
 def compare_analyses_command(tested, reference, fmt) -> None:
     """How far the analysis TESTED agrees with REFERENCE (both the JSON of analyze on the same deals and
