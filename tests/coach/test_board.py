@@ -3,19 +3,10 @@ skill) and the page that embeds them, without a browser (tests/coach/test_board_
 
 import json
 import re
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from cli.main import main
-
-DATA = Path(__file__).resolve().parents[2] / "data" / "records"
-FAST = ["--policy", "heuristic", "--deals", "16", "--seed", "3", "--quiet"]     # the judge itself: test_mixed_judge
-
-
-def run(*args):
-    return CliRunner().invoke(main, ["analyze", *args])
+from tests.support.analyze_cli import DATA, FAST, run
 
 
 @pytest.fixture(scope="module")

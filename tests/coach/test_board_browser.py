@@ -5,15 +5,13 @@ where either is missing.  One page is built per module, with a small budget."""
 import json
 import re
 import shutil
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from cli.main import main
+from tests.support.analyze_cli import DATA, FAST
 
-DATA = Path(__file__).resolve().parents[2] / "data" / "records"
-FAST = ["--policy", "heuristic", "--deals", "16", "--seed", "3", "--quiet"]     # the judge itself: test_mixed_judge
 W, L, R = 720, 38, 10                    # the curve's viewBox width and margins (analyzer/coach/assets/board.js)
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install '.[test]')")
