@@ -33,6 +33,7 @@ import numpy as np
 from analyzer import cards as C
 from analyzer.notation import parse_mask
 from analyzer.runs import PIMC_ROLLOUTS, PIMC_WORLDS
+from analyzer.simulation.threads import over_rows
 from kernels import playout as K
 from kernels.batch import deal_and_play_batch, places_to_words, sample_batch
 from kernels.deals import deal_into, stream_state
@@ -68,7 +69,7 @@ def deals_rate(n: int = 2_000_000, repeats: int = 3) -> float:
     tries = np.empty(n, dtype=np.int64)
 
     def run(k):
-        sample_batch(fixed, unseen, slots, PLAYERS, True, np.uint64(1), 0, out[:k], tries[:k])
+        over_rows(sample_batch, k, fixed, unseen, slots, PLAYERS, True, np.uint64(1), 0, out, tries)
 
     run(100)
     return _best_rate(run, n, repeats)
@@ -80,8 +81,8 @@ def playouts_rate(policy: int, n: int, repeats: int = 3) -> float:
     results = np.empty((n, K.RESULT_SIZE), dtype=np.int64)
 
     def run(k):
-        deal_and_play_batch(fixed, unseen, slots, PLAYERS, 0, K.GARDE, policies, np.uint64(1), 0, True, FFT,
-                            results[:k])
+        over_rows(deal_and_play_batch, k, fixed, unseen, slots, PLAYERS, 0, K.GARDE, policies, np.uint64(1), 0,
+                  True, FFT, results)
 
     run(100)
     return _best_rate(run, n, repeats)

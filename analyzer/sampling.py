@@ -29,6 +29,7 @@ from analyzer.errors import TarotError
 from analyzer.hand import Hand
 from analyzer.notation import parse_mask
 from analyzer.rules import CHIEN_SIZE, HAND_SIZE, Rules
+from analyzer.simulation.threads import over_rows
 from kernels.batch import sample_batch
 from kernels.deals import MAX_TRIES
 from kernels.constrained import sample_constrained_batch
@@ -136,7 +137,8 @@ def sample(players: int, n: int, seed: int, fixed: Mapping | None = None, constr
         unseen = np.array([c for c in range(C.N_CARDS) if place_of[c] < 0], dtype=np.int64)
         slots = np.array([p for p in range(players + 1) for _ in range(sizes[p] - int((place_of == p).sum()))],
                          dtype=np.int64)
-        sample_batch(place_of, unseen, slots, players, exclude_petit_sec, np.uint64(seed), offset, out, tries)
+        over_rows(sample_batch, n, place_of, unseen, slots, players, exclude_petit_sec, np.uint64(seed), offset, out,
+                  tries)
     else:
         everywhere = (1 << (players + 1)) - 1
         allowed = np.zeros(C.N_CARDS, dtype=np.int64)
@@ -156,9 +158,9 @@ def sample(players: int, n: int, seed: int, fixed: Mapping | None = None, constr
                 count_cards[k, card] = True
         count_min = np.array([c.at_least for c in counts], dtype=np.int64)
         count_max = np.array([c.at_most for c in counts], dtype=np.int64)
-        sample_constrained_batch(allowed, fixed_, constrained, last, strides, left, table, start, players,
-                                 exclude_petit_sec, count_seat, count_cards, count_min, count_max,
-                                 np.uint64(seed), offset, out, tries)
+        over_rows(sample_constrained_batch, n, allowed, fixed_, constrained, last, strides, left, table, start,
+                  players, exclude_petit_sec, count_seat, count_cards, count_min, count_max, np.uint64(seed), offset,
+                  out, tries)
     if n and (tries < 0).any():
         raise SamplingError(f"these constraints are met too rarely to sample them (no deal in {MAX_TRIES} tries)")
     return Sample(out, float(n / tries.sum()) if n else 1.0)

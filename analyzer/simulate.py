@@ -17,6 +17,7 @@ from analyzer.game import MISERE_KINDS, Game, Outcome, Phase
 from analyzer.rules import Contract, Rules
 from analyzer.scoring import Chelem, Side
 from analyzer.simulation.policies import FAST_POLICY_IDS
+from analyzer.simulation.threads import over_rows
 from kernels import playout as K
 from kernels.batch import play_batch
 
@@ -71,8 +72,8 @@ def play_deals(places: np.ndarray, takers, contracts, rules: Rules, policy: str 
     goulash = takers < 0
     if goulash.any() and rules.all_pass != "goulash":
         raise ValueError("a deal without a taker is played only under the variant all-pass=goulash")
-    play_batch(places, players, takers, contracts, policies, np.uint64(seed), offset, declare, rules_flags(rules),
-               results, traces)
+    over_rows(play_batch, n, places, players, takers, contracts, policies, np.uint64(seed), offset, declare,
+              rules_flags(rules), results, traces)
     frame = results_frame(results, players)
     if goulash.any():
         for s in range(players):

@@ -25,27 +25,27 @@ OUT = "{tmp}"       # replaced by a temporary folder in the process that runs th
 # Each command on a tiny input, with the options that choose its kernels left at their defaults (and the
 # heuristic policy where users ask for it), so that the versions compiled are exactly those a user's
 # command loads: a size (--deals, --precision) changes no kernel's types.  cold_s: each job's seconds on an
-# empty cache in a warm of two processes on two cores (docs/journal/2026-11-29-first-runs.md).  The
+# empty cache in a warm of two processes on two cores (docs/journal/compiling.md, 2026-11-29).  The
 # commands that search wait for odds, which compiles the search they share, and meanwhile the others
 # compile the heuristic's drivers.
 USER_JOBS = (
-    Job("odds", ("odds", LONG_SPADES, "--precision", "0.5"), 140),
-    Job("bid", ("bid", LONG_SPADES, "--seat", "3", "--bids", "pass,prise", "--precision", "0.5", "--seed", "1"), 40,
+    Job("odds", ("odds", LONG_SPADES, "--precision", "0.5"), 45),
+    Job("bid", ("bid", LONG_SPADES, "--seat", "3", "--bids", "pass,prise", "--precision", "0.5", "--seed", "1"), 5,
         after="odds"),
-    Job("bid --policy heuristic", ("bid", LONG_SPADES, "--policy", "heuristic", "--precision", "0.5"), 25),
-    Job("odds --policy heuristic", ("odds", LONG_SPADES, "--policy", "heuristic", "--precision", "0.5"), 30),
-    Job("poignee", ("poignee", TEN_TRUMPS, "--deals", "10"), 5, after="odds"),
-    Job("chelem", ("chelem", LONG_SPADES, "--deals", "10"), 5, after="odds"),
-    Job("call", ("call", FIVE, "--players", "5", "--deals", "10"), 5, after="odds"),
+    Job("bid --policy heuristic", ("bid", LONG_SPADES, "--policy", "heuristic", "--precision", "0.5"), 12),
+    Job("odds --policy heuristic", ("odds", LONG_SPADES, "--policy", "heuristic", "--precision", "0.5"), 8),
+    Job("poignee", ("poignee", TEN_TRUMPS, "--deals", "10"), 1, after="odds"),
+    Job("chelem", ("chelem", LONG_SPADES, "--deals", "10"), 1, after="odds"),
+    Job("call", ("call", FIVE, "--players", "5", "--deals", "10"), 1, after="odds"),
     Job("discard", ("discard", "21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C", "--chien", "KD 6C 2H 9H 4S 3C",
-                    "--deals", "10"), 120, after="odds"),
-    Job("analyze", ("analyze", RECORD, "--seat", "1", "--deals", "10"), 130, after="odds"),
-    Job("solve", ("solve", MIDPLAY), 60),
-    Job("play", ("play", "--deals", "2", "--seed", "1", "--out", os.path.join(OUT, "deals.txt")), 20),
-    Job("match", ("match", "--a", "pimc", "--b", "heuristic", "--deals", "2"), 50, after="odds"),
-    Job("batch", ("batch", "--deals", "10", "--out", os.path.join(OUT, "deals.csv")), 40),
-    Job("compare-play", ("compare-play", "--deals", "2"), 80, after="odds"),
-    Job("bench", ("bench", "--quick"), 30, after="odds"),
+                    "--deals", "10"), 15, after="odds"),
+    Job("analyze", ("analyze", RECORD, "--seat", "1", "--deals", "10"), 60, after="odds"),
+    Job("solve", ("solve", MIDPLAY), 20),
+    Job("play", ("play", "--deals", "2", "--seed", "1", "--out", os.path.join(OUT, "deals.txt")), 8),
+    Job("match", ("match", "--a", "pimc", "--b", "heuristic", "--deals", "2"), 12, after="odds"),
+    Job("batch", ("batch", "--deals", "10", "--out", os.path.join(OUT, "deals.csv")), 6),
+    Job("compare-play", ("compare-play", "--deals", "2"), 30, after="odds"),
+    Job("bench", ("bench", "--quick"), 8, after="odds"),
 )
 # The quality commands (deep search as a yardstick): with --all only.
 QUALITY_JOBS = (

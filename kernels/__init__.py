@@ -1,5 +1,9 @@
 """Numba-jitted kernels only (deal sampling, legal moves, tricks, playouts, scoring, batch drivers).
 
+A batch driver plays rows ``lo … hi-1`` of a run (``nogil``); the threads come from the caller
+(``analyzer.simulation.threads``), not from Numba's threaded loops, which compile a driver's whole body
+twice over (the loop's function, then its wrapper).
+
 Imports here are limited to numpy, numba and sibling kernel modules.
 
 Numba's on-disk cache keys a compiled function on its own source file only, so a kernel that
@@ -15,13 +19,12 @@ one more copy of a search lengthens a first run.  So jitted callers pass ``np.in
 ``np.bool_(True)`` and arrays of their own, the types a call from Python gets; and a large kernel has
 no default arguments (an omitted one is a type of its own: one more copy).
 
-A function inlined in Numba (``inline="always"``) is typed and lowered again at every call site, and a
-threaded loop's passes grow with its body; a function compiled on its own links and optimises again
-all it calls, so every layer compiled on its own above the search processes the whole search again.  So
-small helpers are inlined, and so are functions called from one place above the search (the search's
-loop, ``kernels.pimc.search_loop``; the bid's play, ``kernels.auction.play_option``, called once by
-``bid_deal``); a deal's body is compiled on its own outside the threaded loop (``kernels.auction.bid_deal``);
-and the inference's yardsticks are compiled only where asked for (``kernels.pimc.play_out_search``'s
+A function inlined in Numba (``inline="always"``) is typed and lowered again at every call site; a
+function compiled on its own links and optimises again all it calls, so every layer compiled on its own
+above the search processes the whole search again.  So small helpers are inlined, and so are functions
+called from one place above the search (the search's loop, ``kernels.pimc.search_loop``; the bid's play,
+``kernels.auction.play_option``, called once by ``bid_deal``; a deal's body in its driver, e.g.
+``kernels.auction.bid_deal`` in ``bid_deals``); and the inference's yardsticks are compiled only where asked for (``kernels.pimc.play_out_search``'s
 ``inferring``): docs/journal/compiling.md.  The large functions a hot loop needs inlined (the heuristic's
 card in ``kernels.playout.advance``: ``heuristic_choice``, ``heuristic_card``, ``choose_lead``,
 ``choose_follow``; the endgame solver's ``enter``, ``descend``, ``close``, ``gen_moves``, ``value_bounds``)

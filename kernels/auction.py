@@ -15,12 +15,12 @@ everybody passes is thrown in (score 0), or played as a Goulash under that varia
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from kernels.batch import places_to_words
 from kernels.bidding import bid_probability, finish_auction
 from kernels.deals import deal_into, stream_state
-from kernels.pimc import SEARCH, play_deal
+from kernels.pimc import play_deal
 from kernels.playout import (F_GOULASH, GARDE, PARTNER, R_MADE, R_OUDLERS, R_TAKER_HP, RESULT_SIZE, STATE_SIZE,
                              TARGET_HP, deal_to_play, exclude_petit_sec, score_again, set_auction)
 from kernels.worlds import splitmix64
@@ -46,12 +46,12 @@ def bids_likelihood(hs, ht, players, seat, earlier, method, noise):
     return likelihood
 
 
-@njit(parallel=True, cache=True)
-def weighted_deals_batch(fixed, unseen, slots, players, seat, earlier, method, noise, exclude, seed, deals, out,
-                         weights):
-    """Deals ``deals[i]`` (stream indices) as card places (petit sec excluded when ``exclude``), each
+@njit(nogil=True, cache=True)
+def weighted_deals_batch(lo, hi, fixed, unseen, slots, players, seat, earlier, method, noise, exclude, seed, deals,
+                         out, weights):
+    """Deals ``deals[lo:hi]`` (stream indices) as card places (petit sec excluded when ``exclude``), each
     with its weight given the earlier bids: the deals the other drivers draw from the same seed and indices."""
-    for i in prange(out.shape[0]):
+    for i in range(lo, hi):
         hs = np.empty(players + 1, dtype=np.uint64)
         ht = np.empty(players + 1, dtype=np.uint64)
         deal_into(fixed, unseen, slots, players, exclude, stream_state(seed, deals[i]), out[i])
@@ -59,11 +59,11 @@ def weighted_deals_batch(fixed, unseen, slots, players, seat, earlier, method, n
         weights[i] = bids_likelihood(hs, ht, players, seat, earlier, method, noise)
 
 
-@njit(parallel=True, cache=True)
-def uniform_draws(seed, offset, out):
-    """One uniform draw in [0, 1) for each of the indices ``offset … offset+n-1`` of streams seeded by
-    ``seed`` (53 bits of the stream's first output)."""
-    for i in prange(out.shape[0]):
+@njit(nogil=True, cache=True)
+def uniform_draws(lo, hi, seed, offset, out):
+    """One uniform draw in [0, 1) into ``out[i]`` for each ``i`` of ``lo … hi-1``, from stream ``offset + i``
+    of the streams seeded by ``seed`` (53 bits of the stream's first output)."""
+    for i in range(lo, hi):
         _, z = splitmix64(stream_state(seed, offset + i))
         out[i] = (z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
@@ -114,10 +114,10 @@ def play_option(hs, ht, players, seat, taker, contract, bids, method, policies, 
     hand_row(result, seat, taker, st[PARTNER], row)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds, seed,
              deals, declare, flags, out, weights, also, also_out, searching):
-    """``bid_batch``'s deal ``i`` (``searching``: ``SEARCH`` or ``None``, ``kernels.pimc.play_deal``)."""
+    """``bid_deals``'s deal ``i``."""
     places = np.empty(78, dtype=np.int8)
     hs = np.empty(players + 1, dtype=np.uint64)
     ht = np.empty(players + 1, dtype=np.uint64)
@@ -157,26 +157,17 @@ def bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option,
         hand_row(also_result, seat, taker, st[PARTNER], also_out[i])
 
 
-@njit(parallel=True, cache=True)
-def bid_batch(fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds,
-              seed, deals, declare, flags, out, weights, also, also_out):
-    """Deals ``deals[i]`` (stream indices: ``kernels/deals.py``) with the hand's seat bidding ``option``
-    (0 pass … 4); ``weights`` gets each deal's weight given the earlier bids (1 when not ``condition``);
-    ``flags``: the rule variants (``kernels.playout.F_*``).  ``also`` (an option, or -1): the same
-    deals with the hand bidding that instead, into ``also_out``, played again only where its auction
-    ends otherwise (the same taker and contract: the same play; the hand taking Prise in one and Garde in
-    the other: one play scored as each, ``kernels.playout.score_again``)."""
-    for i in prange(out.shape[0]):
-        # np.int64: the loop's index is typed int64, then uint64 in the threaded loop (two versions).
-        bid_deal(np.int64(i), fixed, unseen, slots, players, seat, earlier, condition, option, method, noise,
-                 policies, worlds, seed, deals, declare, flags, out, weights, also, also_out, SEARCH)
-
-
-@njit(parallel=True, cache=True)
-def bid_batch_no_search(fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies,
-                        worlds, seed, deals, declare, flags, out, weights, also, also_out):
-    """``bid_batch`` where no policy searches, without the search compiled in."""
-    for i in prange(out.shape[0]):
-        # np.int64: the loop's index is typed int64, then uint64 in the threaded loop (two versions).
-        bid_deal(np.int64(i), fixed, unseen, slots, players, seat, earlier, condition, option, method, noise,
-                 policies, worlds, seed, deals, declare, flags, out, weights, also, also_out, None)
+@njit(nogil=True, cache=True)
+def bid_deals(lo, hi, fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds,
+              seed, deals, declare, flags, out, weights, also, also_out, searching):
+    """Deals ``deals[lo:hi]`` (stream indices: ``kernels/deals.py``) with the hand's seat bidding ``option``
+    (0 pass … 4), one after the other without the GIL (``analyzer.simulation.threads`` runs ranges side
+    by side); ``weights[i]`` gets deal i's weight given the earlier bids (1 when not ``condition``);
+    ``flags``: the rule variants (``kernels.playout.F_*``); ``searching``: ``SEARCH`` or ``None``
+    (``kernels.pimc.play_deal``).  ``also`` (an option, or -1): the same deals with the hand bidding that
+    instead, into ``also_out``, played again only where its auction ends otherwise (the same taker and
+    contract: the same play; the hand taking Prise in one and Garde in the other: one play scored as
+    each, ``kernels.playout.score_again``)."""
+    for i in range(lo, hi):
+        bid_deal(i, fixed, unseen, slots, players, seat, earlier, condition, option, method, noise, policies, worlds,
+                 seed, deals, declare, flags, out, weights, also, also_out, searching)

@@ -1,7 +1,8 @@
-"""Batch drivers: many deals in ``prange``, each writing its own row of preallocated outputs.
+"""Batch drivers: deals ``lo … hi-1`` of a run one after the other without the GIL, each writing its own
+row of preallocated outputs (``analyzer.simulation.threads`` runs ranges side by side on the threads).
 
 Deal ``i`` uses the random stream ``(seed, offset + i)`` (``kernels/deals.py``), so results do not
-depend on the thread count, the scheduling or how a run is cut into chunks; the advice drivers take
+depend on the thread count, the scheduling or how a run is cut into ranges; the advice drivers take
 each deal's stream index instead (``deals[i]``), so that a run can play a chosen subset of the deals
 (``analyzer.advice.auction.ThinnedDeals``).
 """
@@ -9,15 +10,13 @@ each deal's stream index instead (``deals[i]``), so that a run can play a chosen
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from kernels.bidding import run_auction
 from kernels.deals import deal_into, stream_state
-from kernels.pimc import SEARCH, play_deal
+from kernels.pimc import play_deal
 from kernels.playout import (CH_DISCARD, CH_DISCARD_S, CH_DISCARD_T, RESULT_SIZE, STATE_SIZE, auto_choices,
                              deal_to_play, exclude_petit_sec, play_out, score_again, start_with_choices)
-
-CHUNK = 256
 
 
 @njit(cache=True)
@@ -47,21 +46,22 @@ def deal_and_bid(fixed, unseen, slots, players, method, flags, seed, index, plac
     return state, run_auction(hs, ht, players, method, bids)
 
 
-@njit(parallel=True, cache=True)
-def sample_batch(fixed, unseen, slots, players, exclude_petit_sec, seed, offset, out, tries):
-    """Deals ``offset … offset+n-1`` into ``out`` (n × 78 places); ``tries[i]`` draws used (-1: gave up)."""
-    for i in prange(out.shape[0]):
+@njit(nogil=True, cache=True)
+def sample_batch(lo, hi, fixed, unseen, slots, players, exclude_petit_sec, seed, offset, out, tries):
+    """Deals ``offset+lo … offset+hi-1`` into ``out[lo:hi]`` (rows of 78 places); ``tries[i]`` draws used
+    (-1: gave up)."""
+    for i in range(lo, hi):
         state = stream_state(seed, offset + i)
         _, tries[i] = deal_into(fixed, unseen, slots, players, exclude_petit_sec, state, out[i])
 
 
-@njit(parallel=True, cache=True)
-def play_batch(places, players, takers, contracts, policies, seed, offset, declare, flags, results, traces):
-    """Play every deal of ``places`` (n × 78) from the start: the taker's call, discard and
+@njit(nogil=True, cache=True)
+def play_batch(lo, hi, places, players, takers, contracts, policies, seed, offset, declare, flags, results, traces):
+    """Play deals ``lo … hi-1`` of ``places`` (n × 78) from the start: the taker's call, discard and
     declarations by the simulated seats, then the cards by ``policies[i, seat]``; a taker of -1 plays
     a Goulash.  Scores and the count go to ``results[i]`` (see ``kernels/playout.py``), the cards
     played to ``traces[i]``.  ``flags``: the rule variants (``kernels.playout.F_*``)."""
-    for i in prange(places.shape[0]):
+    for i in range(lo, hi):
         hs = np.empty(players + 1, dtype=np.uint64)
         ht = np.empty(players + 1, dtype=np.uint64)
         st = np.empty(STATE_SIZE, dtype=np.int64)
@@ -71,33 +71,28 @@ def play_batch(places, players, takers, contracts, policies, seed, offset, decla
         play_out(hs, ht, st, policies[i], state, results[i], traces[i])
 
 
-@njit(parallel=True, cache=True)
-def deal_and_play_batch(fixed, unseen, slots, players, taker, contract, policies, seed, offset, declare, flags,
-                        results):
-    """Deal (petit sec excluded unless the variant plays it) and play ``results.shape[0]`` deals: the
-    benchmark's loop.
-
-    Work is cut into chunks of ``CHUNK`` deals that reuse their scratch arrays; deal ``i`` still
-    draws from stream ``(seed, offset + i)``, so chunking changes nothing in the results."""
-    n = results.shape[0]
-    for chunk in prange((n + CHUNK - 1) // CHUNK):
-        places = np.empty(78, dtype=np.int8)
-        hs = np.empty(players + 1, dtype=np.uint64)
-        ht = np.empty(players + 1, dtype=np.uint64)
-        st = np.empty(STATE_SIZE, dtype=np.int64)
-        trace = np.empty(0, dtype=np.int16)
-        for i in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            state = stream_state(seed, offset + i)
-            state, tries = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), state, places)
-            places_to_words(places, players, hs, ht)
-            deal_to_play(hs, ht, st, players, taker, contract, flags, declare)
-            play_out(hs, ht, st, policies, state, results[i], trace)
+@njit(nogil=True, cache=True)
+def deal_and_play_batch(lo, hi, fixed, unseen, slots, players, taker, contract, policies, seed, offset, declare,
+                        flags, results):
+    """Deal (petit sec excluded unless the variant plays it) and play deals ``lo … hi-1``: the benchmark's
+    loop, its scratch arrays reused from deal to deal (deal ``i`` draws from stream ``(seed, offset + i)``)."""
+    places = np.empty(78, dtype=np.int8)
+    hs = np.empty(players + 1, dtype=np.uint64)
+    ht = np.empty(players + 1, dtype=np.uint64)
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    trace = np.empty(0, dtype=np.int16)
+    for i in range(lo, hi):
+        state = stream_state(seed, offset + i)
+        state, tries = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), state, places)
+        places_to_words(places, players, hs, ht)
+        deal_to_play(hs, ht, st, players, taker, contract, flags, declare)
+        play_out(hs, ht, st, policies, state, results[i], trace)
 
 
 @njit(cache=True, inline="always")
 def discard_deal(i, places, players, taker, contract, discards_s, discards_t, policies, worlds, seed, offset, declare,
                  flags, scores, searching):
-    """``discard_batch``'s deal ``i`` (``searching``: ``SEARCH`` or ``None``, ``kernels.pimc.play_deal``)."""
+    """``discard_deals``'s deal ``i``."""
     hs = np.empty(players + 1, dtype=np.uint64)
     ht = np.empty(players + 1, dtype=np.uint64)
     st = np.empty(STATE_SIZE, dtype=np.int64)
@@ -114,29 +109,21 @@ def discard_deal(i, places, players, taker, contract, discards_s, discards_t, po
         scores[i, j] = result[taker]
 
 
-@njit(parallel=True, cache=True)
-def discard_batch(places, players, taker, contract, discards_s, discards_t, policies, worlds, seed, offset, declare,
-                  flags, scores):
-    """Each deal of ``places`` played by ``policies`` once per candidate discard (same deal, same
-    random stream: common random numbers); ``scores[i, j]`` is the taker's score with discard j."""
-    for i in prange(places.shape[0]):
+@njit(nogil=True, cache=True)
+def discard_deals(lo, hi, places, players, taker, contract, discards_s, discards_t, policies, worlds, seed, offset,
+                  declare, flags, scores, searching):
+    """Deals ``lo … hi-1`` of ``places`` played by ``policies`` once per candidate discard (same deal, same
+    random stream: common random numbers); ``scores[i, j]`` is the taker's score with discard j
+    (``searching``: ``SEARCH`` where some policy may search, else ``None``, ``kernels.pimc.play_deal``)."""
+    for i in range(lo, hi):
         discard_deal(i, places, players, taker, contract, discards_s, discards_t, policies, worlds, seed, offset,
-                     declare, flags, scores, SEARCH)
-
-
-@njit(parallel=True, cache=True)
-def discard_batch_no_search(places, players, taker, contract, discards_s, discards_t, policies, worlds, seed, offset,
-                            declare, flags, scores):
-    """``discard_batch`` where no policy searches, without the search compiled in."""
-    for i in prange(places.shape[0]):
-        discard_deal(i, places, players, taker, contract, discards_s, discards_t, policies, worlds, seed, offset,
-                     declare, flags, scores, None)
+                     declare, flags, scores, searching)
 
 
 @njit(cache=True, inline="always")
 def advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals, declare,
                 flags, results, also, also_results, searching):
-    """``advice_batch``'s deal ``i`` (``searching``: ``SEARCH`` or ``None``, ``kernels.pimc.play_deal``)."""
+    """``advice_deals``'s deal ``i``."""
     places = np.empty(78, dtype=np.int8)
     hs = np.empty(players + 1, dtype=np.uint64)
     ht = np.empty(players + 1, dtype=np.uint64)
@@ -151,22 +138,15 @@ def advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, poli
         score_again(st, results[i], also, also_results[i])
 
 
-@njit(parallel=True, cache=True)
-def advice_batch(fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals, declare,
-                 flags, results, also, also_results):
-    """Deal (petit sec excluded unless the variant plays it) and play deals ``deals[i]`` (stream indices) with
-    the taker's ``choices`` (``kernels.playout.start_with_choices``); seats whose policy is PIMC search.
-    ``also`` (a contract, or -1): each deal scored as that contract too, into ``also_results``
-    (``kernels.playout.score_again``: Prise as played for Garde, or Garde as played for Prise)."""
-    for i in prange(results.shape[0]):
+@njit(nogil=True, cache=True)
+def advice_deals(lo, hi, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals,
+                 declare, flags, results, also, also_results, searching):
+    """Deal (petit sec excluded unless the variant plays it) and play deals ``deals[lo:hi]`` (stream indices),
+    one after the other without the GIL (``analyzer.simulation.threads`` runs ranges side by side), with
+    the taker's ``choices`` (``kernels.playout.start_with_choices``); ``searching``: ``SEARCH`` where some
+    seat's policy may be PIMC search, else ``None`` (``kernels.pimc.play_deal``).  ``also`` (a contract,
+    or -1): each deal scored as that contract too, into ``also_results`` (``kernels.playout.score_again``:
+    Prise as played for Garde, or Garde as played for Prise)."""
+    for i in range(lo, hi):
         advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals,
-                    declare, flags, results, also, also_results, SEARCH)
-
-
-@njit(parallel=True, cache=True)
-def advice_batch_no_search(fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals,
-                           declare, flags, results, also, also_results):
-    """``advice_batch`` where no policy searches, without the search compiled in."""
-    for i in prange(results.shape[0]):
-        advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, policies, worlds, seed, deals,
-                    declare, flags, results, also, also_results, None)
+                    declare, flags, results, also, also_results, searching)

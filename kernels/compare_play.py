@@ -15,7 +15,7 @@ search's card minus heuristic's.  What each decision looked like is kept in a ro
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from kernels.batch import deal_and_bid
 from kernels.deals import whole_deal
@@ -141,14 +141,14 @@ def compare_deal(hs, ht, st, sides, by_search, worlds, eval_worlds, w, state, ro
     return k, state
 
 
-@njit(parallel=True, cache=True)
-def compare_batch(players, method, sides, by_search, worlds, eval_worlds, flags, seed, offset, rows, costs, counts):
-    """Deals ``offset … offset+n-1`` (``n = counts.shape[0]``) played by the heuristic, or by the
+@njit(nogil=True, cache=True)
+def compare_batch(lo, hi, players, method, sides, by_search, worlds, eval_worlds, flags, seed, offset, rows, costs,
+                  counts):
+    """Deals ``offset+lo … offset+hi-1`` (rows ``lo … hi-1``) played by the heuristic, or by the
     search when ``by_search``: ``counts[i]`` decisions compared in deal ``i`` (-1 when everybody
     passed), their rows in ``rows[i, :counts[i]]``."""
-    n = counts.shape[0]
     fixed, unseen, slots = whole_deal(players, HAND_SIZE[players])
-    for i in prange(n):
+    for i in range(lo, hi):
         places = np.empty(78, dtype=np.int8)
         hs = np.empty(players + 1, dtype=np.uint64)
         ht = np.empty(players + 1, dtype=np.uint64)

@@ -4,18 +4,18 @@ then rejection for what they cannot express (no petit sec, "at least / at most k
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from kernels.deals import MAX_TRIES, has_petit_sec, stream_state
 from kernels.worlds import meets_counts, sample_world
 
 
-@njit(parallel=True, cache=True)
-def sample_constrained_batch(allowed, fixed, constrained, last, strides, left, table, start, players,
+@njit(nogil=True, cache=True)
+def sample_constrained_batch(lo, hi, allowed, fixed, constrained, last, strides, left, table, start, players,
                              exclude_petit_sec, count_seat, count_cards, count_min, count_max, seed, offset,
                              out, tries):
-    """Deals ``offset … offset+n-1`` into ``out``; ``tries[i]`` worlds drawn (-1: gave up)."""
-    for i in prange(out.shape[0]):
+    """Deals ``offset+lo … offset+hi-1`` into ``out[lo:hi]``; ``tries[i]`` worlds drawn (-1: gave up)."""
+    for i in range(lo, hi):
         state = stream_state(seed, offset + i)
         place = np.empty(78, dtype=np.int64)
         tries[i] = -1

@@ -14,7 +14,7 @@ was worth had the seat seen every hand); ``candidates_in_world`` serves ``compar
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from kernels.deals import stream_state
 from kernels.declarations import call_card
@@ -210,16 +210,19 @@ def judge_world(sampler, st, seat, candidates, policies, search_worlds, state, e
                                                                                     noise)
 
 
-@njit(parallel=True, cache=True)
-def judge_values(hs, ht, st, candidates, policies, search_worlds, seed, exact, noise, scores, made, weights, hands):
+@njit(nogil=True, cache=True)
+def judge_values(lo, hi, hs, ht, st, candidates, policies, search_worlds, seed, exact, noise, scores, made, weights,
+                 hands):
     """The judge: ``scores[w, j]``/``made[w, j]`` when the seat to play plays ``candidates[j]`` in world
     ``w``, the last ``exact`` tricks played perfectly (``play_candidate_exact``), ``weights[w]`` the
-    world's auction weight and ``hands[w]`` its hands (``judge_world``).  Worlds are split into fixed
-    chunks of ``CHUNK``, each with its own solver workspace; world ``w`` draws from stream ``(seed, w)``."""
+    world's auction weight and ``hands[w]`` its hands (``judge_world``), for the worlds of chunks
+    ``lo … hi-1``: worlds are split into fixed chunks of ``CHUNK``, each with its own
+    solver workspace, so that the values do not depend on the threads; world ``w`` draws from stream
+    ``(seed, w)``."""
     players = st[PLAYERS]
     seat = (st[LEADER] + st[TRICK_LEN]) % players
     n = scores.shape[0]
-    for c in prange((n + CHUNK - 1) // CHUNK):
+    for c in range(lo, hi):
         w = new_workspace(np.int64(EXACT_TABLE_BITS if exact > 0 else 1))
         scratch = world_scratch(players)
         for v in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
@@ -228,14 +231,14 @@ def judge_values(hs, ht, st, candidates, policies, search_worlds, seed, exact, n
                                      hands[v])
 
 
-@njit(parallel=True, cache=True)
-def judge_layout(hs, ht, st, candidates, policies, search_worlds, seed, exact, scores, made):
-    """Hindsight for the judge: ``scores[j]``/``made[j]`` when the seat to play plays ``candidates[j]`` in
-    the real layout, the deal then finished by ``policies`` and its last ``exact`` tricks played
+@njit(nogil=True, cache=True)
+def judge_layout(lo, hi, hs, ht, st, candidates, policies, search_worlds, seed, exact, scores, made):
+    """Hindsight for the judge: ``scores[j]``/``made[j]`` when the seat to play plays ``candidates[j]`` (``j``
+    in ``lo … hi-1``) in the real layout, the deal then finished by ``policies`` and its last ``exact`` tricks played
     perfectly (``play_candidate_exact``)."""
     players = st[PLAYERS]
     seat = (st[LEADER] + st[TRICK_LEN]) % players
-    for j in prange(candidates.shape[0]):
+    for j in range(lo, hi):
         play_s = hs.copy()
         play_t = ht.copy()
         play_st = st.copy()

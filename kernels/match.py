@@ -1,4 +1,4 @@
-"""Duplicate matches between two card-play policies, deal by deal in ``prange``.
+"""Duplicate matches between two card-play policies, deal by deal.
 
 Each deal is dealt at random (petit sec excluded unless the variant plays it) and bid by the baseline
 bidding model; a deal that everybody passes is skipped (even under the Goulash variant: a Goulash has
@@ -10,7 +10,7 @@ the taker's side and B on the defence, then the other way round.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from kernels.batch import deal_and_bid
 from kernels.deals import whole_deal
@@ -25,14 +25,13 @@ M_B_TAKES = 3          # the same with B on that side
 MATCH_SIZE = 4
 
 
-@njit(parallel=True, cache=True)
-def match_batch(players, method, policy_a, policy_b, worlds, rollouts, flags, seed, offset, out, inferring):
-    """Deals ``offset … offset+n-1`` in duplicate into ``out`` (``flags``: the rule variants; ``inferring``:
+@njit(nogil=True, cache=True)
+def match_batch(lo, hi, players, method, policy_a, policy_b, worlds, rollouts, flags, seed, offset, out, inferring):
+    """Deals ``offset+lo … offset+hi-1`` in duplicate into ``out[lo:hi]`` (``flags``: the rule variants; ``inferring``:
     ``kernels.pimc.INFER`` when a policy is ``PIMC_WEIGHTED`` or ``PIMC_PLAYS``, else ``None``,
     ``kernels.pimc.play_out_search``)."""
-    n = out.shape[0]
     fixed, unseen, slots = whole_deal(players, HAND_SIZE[players])
-    for i in prange(n):
+    for i in range(lo, hi):
         places = np.empty(78, dtype=np.int8)
         hs = np.empty(players + 1, dtype=np.uint64)
         ht = np.empty(players + 1, dtype=np.uint64)

@@ -759,8 +759,8 @@ SEARCH = np.int64(1)
 def play_deal(searching, hs, ht, st, policies, worlds, state, result, trace):
     """``play_to_end``, or ``play_out`` when ``searching`` is ``None`` (no seat's policy then searches).
     The choice is made by the argument's type where the caller compiles (a branch on ``is None`` that Numba
-    prunes, through inlined callers too): the batch drivers come in two versions, one of which passes
-    ``None`` and so never compiles the search beneath its threaded loop, for the commands that do not
+    prunes, through inlined callers too): each batch driver is compiled in two versions, one of which is
+    given ``None`` and so never compiles the search, for the commands that do not
     search (``--policy heuristic``: a first run compiles far less; docs/journal/compiling.md,
     docs/journal/2026-11-29-first-runs.md).
     ``SEARCH`` (an int64, not a constant ``True``: a literal would be typed twice, and an ``@overload``

@@ -11,11 +11,11 @@ Goulash under that variant.  Rows are independent, so the output does not depend
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from kernels.batch import deal_and_bid
 from kernels.deals import whole_deal
-from kernels.pimc import SEARCH, play_deal
+from kernels.pimc import play_deal
 from kernels.playout import (CALLED, CHELEM, F_GOULASH, GARDE, HAND_SIZE, POIGNEE_T, RESULT_SIZE, STATE_SIZE,
                              deal_to_play, set_auction)
 
@@ -32,7 +32,7 @@ START_SIZE = 10
 @njit(cache=True, inline="always")
 def record_deal(i, players, method, policy, worlds, flags, seed, offset, fixed, unseen, slots, places, bids, start,
                 trace, searching):
-    """``record_batch``'s deal ``i`` (``searching``: ``SEARCH`` or ``None``, ``kernels.pimc.play_deal``)."""
+    """``record_batch``'s deal ``i``."""
     hs = np.empty(players + 1, dtype=np.uint64)
     ht = np.empty(players + 1, dtype=np.uint64)
     st = np.empty(STATE_SIZE, dtype=np.int64)
@@ -56,21 +56,13 @@ def record_deal(i, players, method, policy, worlds, flags, seed, offset, fixed, 
     play_deal(searching, hs, ht, st, policies, worlds, state, result, trace[i])
 
 
-@njit(parallel=True, cache=True)
-def record_batch(players, method, policy, worlds, flags, seed, offset, places, bids, start, trace):
-    """Deals ``offset … offset+n-1``: ``places`` (n × 78 card places), ``bids`` (n × P, 0 pass … 4),
-    ``start`` (n × START_SIZE, above) and ``trace`` (n × cards, -1 where not played); ``flags``: the
-    rule variants (``kernels.playout.F_*``)."""
+@njit(nogil=True, cache=True)
+def record_batch(lo, hi, players, method, policy, worlds, flags, seed, offset, places, bids, start, trace, searching):
+    """Deals ``offset+lo … offset+hi-1`` into rows ``lo … hi-1``: ``places`` (card places), ``bids`` (P
+    each, 0 pass … 4), ``start`` (``START_SIZE`` each, above) and ``trace`` (-1 where not played); ``flags``:
+    the rule variants (``kernels.playout.F_*``); ``searching``: ``SEARCH`` when ``policy`` searches, else
+    ``None`` (``kernels.pimc.play_deal``)."""
     fixed, unseen, slots = whole_deal(players, HAND_SIZE[players])
-    for i in prange(places.shape[0]):
+    for i in range(lo, hi):
         record_deal(i, players, method, policy, worlds, flags, seed, offset, fixed, unseen, slots, places, bids, start,
-                    trace, SEARCH)
-
-
-@njit(parallel=True, cache=True)
-def record_batch_no_search(players, method, policy, worlds, flags, seed, offset, places, bids, start, trace):
-    """``record_batch`` for a policy that does not search, without the search compiled in."""
-    fixed, unseen, slots = whole_deal(players, HAND_SIZE[players])
-    for i in prange(places.shape[0]):
-        record_deal(i, players, method, policy, worlds, flags, seed, offset, fixed, unseen, slots, places, bids, start,
-                    trace, None)
+                    trace, searching)

@@ -18,6 +18,7 @@ import numpy as np
 from analyzer.baselines import method_id
 from analyzer.errors import TarotError
 from analyzer.rules import Contract, Rules
+from analyzer.simulation.threads import over_rows
 from kernels.auction import uniform_draws, weighted_deals_batch
 
 # The default error of the earlier bidders around the bidding model, in points of their count: about half
@@ -89,9 +90,9 @@ class AuctionWeights:
         """The weights of the deals of stream indices ``deals`` of ``seed`` (those every driver draws there)."""
         places = np.empty((len(deals), 78), dtype=np.int8)
         weights = np.empty(len(deals))
-        weighted_deals_batch(fixed, unseen, slots, rules.players, self.seat, earlier_ids(list(self.bids)),
-                             method_id(self.bidding), float(self.noise), rules.petit_sec == "annul", np.uint64(seed),
-                             np.asarray(deals, dtype=np.int64), places, weights)
+        over_rows(weighted_deals_batch, len(deals), fixed, unseen, slots, rules.players, self.seat,
+                  earlier_ids(list(self.bids)), method_id(self.bidding), float(self.noise), rules.petit_sec == "annul",
+                  np.uint64(seed), np.asarray(deals, dtype=np.int64), places, weights)
         return weights
 
     def unexplained(self, deals: int) -> str:
@@ -127,7 +128,7 @@ class ThinnedDeals:
             deals = np.arange(self.drawn, self.drawn + THINNING_BLOCK)
             weights = self.weigh(deals)
             draws = np.empty(THINNING_BLOCK)
-            uniform_draws(np.uint64(self.seed ^ THINNING_SALT), self.drawn, draws)
+            over_rows(uniform_draws, THINNING_BLOCK, np.uint64(self.seed ^ THINNING_SALT), self.drawn, draws)
             keep = draws * self.level < weights
             self.kept.append((deals[keep], np.maximum(weights[keep], self.level)))
             self.drawn += THINNING_BLOCK

@@ -42,9 +42,11 @@ from analyzer.runs import Settings, clearly_behind, run_in_chunks
 from analyzer.simulate import rules_flags
 from analyzer.simulation.bridge import fixed_hand, policy_ids
 from analyzer.simulation.features import OPTION, option_features
+from analyzer.simulation.threads import over_rows
 from analyzer.simulation.trials import FIRST, Layout, Stopped, Trials
 from analyzer.stats import Mean, Moments, WeightedProportion
 from kernels import auction as K
+from kernels.pimc import SEARCH
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     sight = chelem_in_sight(hand, seat, rules, settings, search_driver=False)   # not the advice driver's search too
     played = [contract_model(settings, o, rules.players, sight) for o in options]
     policies = [policy_ids(p.policy, rules.players) for p in played]
-    batch = K.bid_batch if settings.may_search else K.bid_batch_no_search     # one driver for every option
+    searching = SEARCH if settings.may_search else None     # one kernel for every option
 
     def option_id(i: int) -> int:
         return 0 if options[i] is None else int(options[i])
@@ -135,7 +137,7 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
     def played_alike(i: int, indices: list[int]) -> int | None:
         """Garde's index among ``indices`` when option ``i`` is Prise and both are played alike
         (``garde_beside``): the deals whose auction ends with the hand taking either are played once
-        (``kernels.auction.bid_batch``)."""
+        (``kernels.auction.bid_deals``)."""
         twin = garde_beside(options[i], [options[j] for j in indices if played[j] == played[i]])
         return None if twin is None else options.index(twin)
 
@@ -164,9 +166,9 @@ def bid_advice(hand: Hand, rules: Rules, seat: int = 0, bids: list[Contract | No
                 twin = played_alike(i, chosen)
                 rows[i] = np.zeros((n, K.BID_SIZE), dtype=np.int64)
                 also = np.zeros((0 if twin is None else n, K.BID_SIZE), dtype=np.int64)
-                batch(fixed, unseen, slots, rules.players, seat, earlier, weighted, option_id(i), method, float(noise),
-                      ids[i], played[i].worlds, np.uint64(run_settings.seed), deals, True, flags, rows[i], drawn,
-                      -1 if twin is None else option_id(twin), also)
+                over_rows(K.bid_deals, n, fixed, unseen, slots, rules.players, seat, earlier, weighted, option_id(i),
+                          method, float(noise), ids[i], played[i].worlds, np.uint64(run_settings.seed), deals, True,
+                          flags, rows[i], drawn, -1 if twin is None else option_id(twin), also, searching)
                 if twin is not None:
                     rows[twin] = also
             return rows

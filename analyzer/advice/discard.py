@@ -31,8 +31,10 @@ from analyzer.runs import MIXED, PLAY_SEED_SALT, Settings, clearly_behind, searc
 from analyzer.sampling import sample_deals
 from analyzer.simulate import rules_flags
 from analyzer.simulation.bridge import policy_ids
+from analyzer.simulation.threads import over_rows
 from analyzer.stats import Mean
-from kernels.batch import discard_batch, discard_batch_no_search
+from kernels.batch import discard_deals
+from kernels.pimc import SEARCH
 from kernels.discard import heuristic_discard
 
 MAX_CANDIDATES = 120
@@ -264,7 +266,7 @@ def _scores(places: np.ndarray, discards: list[int], rules: Rules, seat: int, co
     scores = np.zeros((places.shape[0], len(discards)), dtype=np.int64)
     policies = policy_ids(settings.policy, rules.players)
     with threads(settings.jobs):
-        batch = discard_batch if searching(policies) else discard_batch_no_search
-        batch(places, rules.players, seat, int(contract), ds, dt, policies, settings.worlds,
-              np.uint64(settings.seed ^ PLAY_SEED_SALT), offset, True, rules_flags(rules), scores)
+        over_rows(discard_deals, places.shape[0], places, rules.players, seat, int(contract), ds, dt, policies,
+                  settings.worlds, np.uint64(settings.seed ^ PLAY_SEED_SALT), offset, True, rules_flags(rules), scores,
+                  SEARCH if searching(policies) else None)
     return scores

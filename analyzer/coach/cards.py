@@ -30,10 +30,12 @@ from analyzer.runs import Settings, threads
 from analyzer.simulation.policies import MIXED
 from analyzer.simulate import state_from_game
 from analyzer.simulation.bridge import policy_ids
+from analyzer.simulation.threads import over_rows
 from analyzer.solve import solve
 from analyzer.stats import Mean, Moments, WeightedProportion
 from kernels.evaluate import ENDING_TRICKS
 from kernels.evaluate import EXACT_TRICKS as EXACT_BY_PLAYERS
+from kernels.evaluate import CHUNK as JUDGE_CHUNK
 from kernels.evaluate import judge_layout, judge_values
 from kernels.playout import set_auction
 
@@ -130,6 +132,11 @@ class WorldValues:
     truth_scores: np.ndarray
 
 
+def judge_chunks(worlds: int) -> int:
+    """The number of ``kernels.evaluate.judge_values``' chunks (its rows) for ``worlds`` worlds."""
+    return -(-worlds // JUDGE_CHUNK)
+
+
 def _world_values(game: Game, candidates: list[int], settings: Settings, worlds: int, hindsight: bool,
                   noise: float) -> WorldValues:
     """``candidates`` played by ``settings.policy`` on the first ``worlds`` worlds of ``settings.seed``
@@ -149,12 +156,12 @@ def _world_values(game: Game, candidates: list[int], settings: Settings, worlds:
     picks = np.array(candidates, dtype=np.int64)
     truth_made = np.zeros(k, dtype=np.int64)
     with threads(settings.jobs):
-        judge_values(hs, ht, st, picks, policies, settings.worlds, np.uint64(settings.seed), exact, float(noise),
-                     out.scores, out.made, out.weights,
-                     np.zeros((worlds, 2, game.rules.players + 1), dtype=np.uint64))
+        over_rows(judge_values, judge_chunks(worlds), hs, ht, st, picks, policies, settings.worlds,
+                  np.uint64(settings.seed), exact, float(noise), out.scores, out.made, out.weights,
+                  np.zeros((worlds, 2, game.rules.players + 1), dtype=np.uint64))
         if hindsight:
-            judge_layout(hs, ht, st, picks, policies, settings.worlds, np.uint64(settings.seed), exact,
-                         out.truth_scores, truth_made)
+            over_rows(judge_layout, k, hs, ht, st, picks, policies, settings.worlds, np.uint64(settings.seed), exact,
+                      out.truth_scores, truth_made)
     return out
 
 

@@ -24,6 +24,7 @@ from analyzer.notation import format_cards
 from analyzer.rules import Rules
 from analyzer.runs import PIMC_CHUNK, threads
 from analyzer.simulate import rules_flags
+from analyzer.simulation.threads import over_rows
 from analyzer.stats import Mean
 from kernels import compare_play as K
 
@@ -126,8 +127,8 @@ def compare_play(players: int, deals: int, side: str = "both", seed: int = 0, bi
             rows = np.zeros((n, K.MAX_DECISIONS, K.ROW_SIZE), dtype=np.int64)
             costs = np.zeros((n, K.MAX_DECISIONS), dtype=np.float64)
             counts = np.zeros(n, dtype=np.int64)
-            K.compare_batch(players, method, SIDES[side], play == "search", worlds, eval_worlds, rules_flags(rules),
-                            np.uint64(seed), offset, rows, costs, counts)
+            over_rows(K.compare_batch, n, players, method, SIDES[side], play == "search", worlds, eval_worlds,
+                      rules_flags(rules), np.uint64(seed), offset, rows, costs, counts)
             skipped += int((counts < 0).sum())
             keep = np.arange(K.MAX_DECISIONS)[None, :] < counts[:, None]
             frames.append(decision_frame(rows[keep], costs[keep]))

@@ -18,6 +18,7 @@ from analyzer.rules import Rules
 from analyzer.runs import CHUNK, PIMC_CHUNK, PIMC_ROLLOUTS, PIMC_WORLDS, threads
 from analyzer.simulate import rules_flags
 from analyzer.simulation.policies import MATCH_POLICY_IDS, POLICIES
+from analyzer.simulation.threads import over_rows
 from analyzer.stats import Mean
 from kernels import match as K
 from kernels.pimc import INFER, PIMC_PLAYS, PIMC_WEIGHTED
@@ -74,8 +75,8 @@ def run_match(policy_a: str, policy_b: str, deals: int, players: int = 4, seed: 
     with threads(jobs):
         for offset in range(0, deals, chunk):
             out = np.zeros((min(chunk, deals - offset), K.MATCH_SIZE), dtype=np.int64)
-            K.match_batch(players, method, POLICY_IDS[policy_a], POLICY_IDS[policy_b], worlds,
-                          rollouts, rules_flags(rules), np.uint64(seed), offset, out, inferring)
+            over_rows(K.match_batch, out.shape[0], players, method, POLICY_IDS[policy_a], POLICY_IDS[policy_b],
+                      worlds, rollouts, rules_flags(rules), np.uint64(seed), offset, out, inferring)
             played = out[:, K.M_TAKER] >= 0
             diffs.append((out[played, K.M_A_TAKES] - out[played, K.M_B_TAKES]).astype(np.float64))
             skipped += int((~played).sum())

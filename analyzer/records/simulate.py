@@ -24,7 +24,9 @@ from analyzer.rules import Contract, Rules
 from analyzer.runs import CHUNK, PIMC_CHUNK, PIMC_WORLDS, POLICY_IDS, searching, threads
 from analyzer.simulate import rules_flags
 from analyzer.simulation.policies import play_choices
+from analyzer.simulation.threads import over_rows
 from kernels import records as K
+from kernels.pimc import SEARCH
 
 PLAY_POLICIES = tuple(play_choices())     # the policies that play a whole known deal
 
@@ -40,7 +42,7 @@ def simulate_records(players: int, deals: int, seed: int = 0, policy: str = "heu
     method = method_id(bidding)
     rules = rules or Rules(players=players)
     chunk = PIMC_CHUNK if policy == "pimc" else CHUNK
-    batch = K.record_batch if searching([POLICY_IDS[policy]]) else K.record_batch_no_search
+    searching_ = SEARCH if searching([POLICY_IDS[policy]]) else None
     tags = {"Event": f"simulated by tarot-analyzer play ({policy} play, {bidding} bidding)", "Seed": str(seed)}
     done = 0
     while done < deals:
@@ -50,8 +52,8 @@ def simulate_records(players: int, deals: int, seed: int = 0, policy: str = "heu
         start = np.zeros((n, K.START_SIZE), dtype=np.int64)
         trace = np.full((n, rules.tricks * players), -1, dtype=np.int16)
         with threads(jobs):
-            batch(players, method, POLICY_IDS[policy], worlds, rules_flags(rules), np.uint64(seed), done, places, bids,
-                  start, trace)
+            over_rows(K.record_batch, n, players, method, POLICY_IDS[policy], worlds, rules_flags(rules),
+                      np.uint64(seed), done, places, bids, start, trace, searching_)
         for i in range(n):
             game = replay_kernel_deal(rules, places[i], bids[i], start[i], trace[i])
             yield record_of_game(game, tags=tags | {"Deal": str(done + i + 1)} | seat_names(names, done + i))

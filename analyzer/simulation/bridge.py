@@ -13,8 +13,10 @@ from analyzer.rules import Contract, Rules
 from analyzer.runs import PIMC_WORLDS, searching
 from analyzer.simulate import rules_flags
 from analyzer.simulation.policies import kernel_id
+from analyzer.simulation.threads import over_rows
 from kernels import playout as K
-from kernels.batch import advice_batch, advice_batch_no_search
+from kernels.batch import advice_deals
+from kernels.pimc import SEARCH
 
 
 class KnownCards(NamedTuple):
@@ -61,9 +63,10 @@ def simulate_contract(hand: Hand, seat: int, contract: Contract, rules: Rules, p
     fixed, unseen, slots = fixed_hand(hand, seat, players, fixed_extra)
     results = np.zeros((n, K.RESULT_SIZE), dtype=np.int64)
     policies = policy_ids(policy, players)
-    batch = advice_batch if search_driver or searching(policies) else advice_batch_no_search
-    batch(fixed, unseen, slots, players, seat, int(contract), choices if choices is not None else K.auto_choices(),
-          policies, worlds, np.uint64(seed), np.arange(offset, offset + n) if deals is None else deals, declare,
-          rules_flags(rules), results, -1 if also is None else int(also),
-          np.empty((0, K.RESULT_SIZE), dtype=np.int64) if also_rows is None else also_rows)
+    over_rows(advice_deals, n, fixed, unseen, slots, players, seat, int(contract),
+              choices if choices is not None else K.auto_choices(), policies, worlds, np.uint64(seed),
+              np.arange(offset, offset + n) if deals is None else deals, declare, rules_flags(rules), results,
+              -1 if also is None else int(also),
+              np.empty((0, K.RESULT_SIZE), dtype=np.int64) if also_rows is None else also_rows,
+              SEARCH if search_driver or searching(policies) else None)
     return results

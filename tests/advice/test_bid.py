@@ -17,6 +17,7 @@ from cli.main import main
 from analyzer.baselines import method_id
 from analyzer.simulate import rules_flags
 from analyzer.simulation.bridge import fixed_hand
+from analyzer.simulation.threads import over_rows
 from kernels import auction as A
 from kernels import playout as K
 from kernels.auction import weighted_deals_batch
@@ -33,8 +34,8 @@ def test_earlier_passes_lower_the_chance_that_an_earlier_seat_holds_the_21():
     n = 20_000
     out = np.empty((n, 78), dtype=np.int8)
     weights = np.empty(n)
-    weighted_deals_batch(fixed, unseen, slots, 4, 2, np.array([0, 0]), TAROTCLUB, 8.0, True, np.uint64(1),
-                         np.arange(n), out, weights)
+    over_rows(weighted_deals_batch, n, fixed, unseen, slots, 4, 2, np.array([0, 0]), TAROTCLUB, 8.0, True,
+              np.uint64(1), np.arange(n), out, weights)
     holds = out[:, C.TWENTY_ONE] == 0
     unconditioned = holds.mean()
     passed = (weights * holds).sum() / weights.sum()
@@ -42,8 +43,8 @@ def test_earlier_passes_lower_the_chance_that_an_earlier_seat_holds_the_21():
     assert passed < unconditioned - 0.05
     assert (out[:, list(hand)] == 2).all()                     # the hand itself never moves
     # no earlier bid: every deal weighs 1
-    weighted_deals_batch(fixed, unseen, slots, 4, 0, np.array([0]), TAROTCLUB, 8.0, True, np.uint64(1),
-                         np.arange(n), out, weights)
+    over_rows(weighted_deals_batch, n, fixed, unseen, slots, 4, 0, np.array([0]), TAROTCLUB, 8.0, True,
+              np.uint64(1), np.arange(n), out, weights)
     assert (weights == 1).all()
 
 
@@ -58,10 +59,10 @@ def test_a_bid_row_s_margin_says_whether_the_hand_s_side_won(players):
     sides = set()
     for option in (0, int(Contract.GARDE)):
         rows, weights = np.zeros((400, A.BID_SIZE), dtype=np.int64), np.empty(400)
-        A.bid_batch_no_search(fixed, unseen, slots, players, 1, np.array([0], dtype=np.int64), False, option,
-                              method_id("tarotclub"), 8.0, policies, 1, np.uint64(9), np.arange(400), True,
-                              rules_flags(Rules(players=players)), rows, weights, -1,
-                              np.empty((0, A.BID_SIZE), dtype=np.int64))
+        over_rows(A.bid_deals, 400, fixed, unseen, slots, players, 1, np.array([0], dtype=np.int64), False, option,
+                  method_id("tarotclub"), 8.0, policies, 1, np.uint64(9), np.arange(400), True,
+                  rules_flags(Rules(players=players)), rows, weights, -1, np.empty((0, A.BID_SIZE), dtype=np.int64),
+                  None)
         thrown = rows[:, A.B_WON] == -1
         assert (rows[thrown, A.B_MARGIN] == 0).all()
         played = rows[~thrown]

@@ -19,12 +19,13 @@ from analyzer.runs import CHELEM_SEARCH, MIXED_SEARCH, MIXED_WORLDS, POLICY_IDS,
 from analyzer.simulate import rules_flags, state_from_game
 from analyzer.simulation.bridge import fixed_hand
 from cli.main import main
+from analyzer.simulation.threads import over_rows
 from kernels import playout as K
-from kernels.batch import advice_batch
+from kernels.batch import advice_deals
 from kernels.endgame import W_NODE_LIMIT, new_workspace
-from kernels.pimc import (CHELEM_WORLDS, NO_PAST, PIMC_CHELEM, PIMC_PRIOR, SOLVE_NODE_LIMIT, SOLVE_TABLE_BITS,
-                          SOLVE_TRICKS, chelem_alive, decision_worlds, pimc_card_solving, play_out_search,
-                          search_features)
+from kernels.pimc import (CHELEM_WORLDS, NO_PAST, PIMC_CHELEM, PIMC_PRIOR, SEARCH, SOLVE_NODE_LIMIT,
+                          SOLVE_TABLE_BITS, SOLVE_TRICKS, chelem_alive, decision_worlds, pimc_card_solving,
+                          play_out_search, search_features)
 from tests.support.randomplay import random_deal, step
 
 # A hand that takes every trick about half the time from seat 2 in Garde sans (the chelem check's hands: a
@@ -69,9 +70,9 @@ def play(taker: str, defence: str, worlds: int, deals: int = 40) -> np.ndarray:
     policies = np.full(RULES.players, POLICY_IDS[defence], dtype=np.int64)
     policies[TAKER] = POLICY_IDS[taker]
     results = np.zeros((deals, K.RESULT_SIZE), dtype=np.int64)
-    advice_batch(fixed, unseen, slots, RULES.players, TAKER, int(Contract.GARDE_SANS), taker_choices(CH_CHELEM=1),
-                 policies, worlds, np.uint64(11), np.arange(deals), True, rules_flags(RULES), results, -1,
-                 np.empty((0, K.RESULT_SIZE), dtype=np.int64))
+    over_rows(advice_deals, deals, fixed, unseen, slots, RULES.players, TAKER, int(Contract.GARDE_SANS),
+              taker_choices(CH_CHELEM=1), policies, worlds, np.uint64(11), np.arange(deals), True, rules_flags(RULES),
+              results, -1, np.empty((0, K.RESULT_SIZE), dtype=np.int64), SEARCH)
     return results
 
 

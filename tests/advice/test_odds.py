@@ -14,6 +14,7 @@ from analyzer.rules import Contract, Rules
 from analyzer.runs import CHELEM_WORLDS, Settings
 from analyzer.simulation.bridge import fixed_hand, simulate_contract
 from cli.main import main
+from analyzer.simulation.threads import over_rows
 from kernels import playout as K
 from kernels.auction import weighted_deals_batch
 from tests.support.errorline import assert_one_error_line
@@ -180,8 +181,8 @@ def test_odds_after_earlier_bids_are_weighted_by_them_as_bid_weighs_its_deals():
     assert [c.contract for c in r.contracts] == [Contract.GARDE, Contract.GARDE_SANS, Contract.GARDE_CONTRE]
     fixed, unseen, slots = fixed_hand(MIDDLING, 2, 4)
     weights = np.empty(n)
-    weighted_deals_batch(fixed, unseen, slots, 4, 2, np.array([0, 1]), TAROTCLUB, BID_NOISE, True, np.uint64(5),
-                         np.arange(n), np.empty((n, 78), dtype=np.int8), weights)
+    over_rows(weighted_deals_batch, n, fixed, unseen, slots, 4, 2, np.array([0, 1]), TAROTCLUB, BID_NOISE, True,
+              np.uint64(5), np.arange(n), np.empty((n, 78), dtype=np.int8), weights)
     assert 0 < weights.min() < weights.max()
     effective = weights.sum() ** 2 / (weights ** 2).sum()
     assert r.effective_deals == pytest.approx(effective) and r.auction_noise == BID_NOISE

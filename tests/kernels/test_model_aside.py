@@ -7,8 +7,10 @@ import random
 import numpy as np
 
 from analyzer import cards as C
+from analyzer.coach.cards import judge_chunks
 from analyzer.records import load_records
 from analyzer.simulate import state_from_game
+from analyzer.simulation.threads import over_rows
 from kernels.declarations import call_card
 from kernels.discard import KING_BITS, discard_within, heuristic_discard
 from kernels.evaluate import CALL_MISMATCH, ENDING_TRICKS, call_likelihood, judge_values
@@ -50,9 +52,9 @@ def test_a_defender_s_worlds_give_the_taker_a_discard_it_would_make():
     legal = [c for c in range(C.N_CARDS) if game.legal_cards() >> c & 1][:2]
     hands = np.zeros((worlds, 2, 5), dtype=np.uint64)
     policies = np.full(4, HEURISTIC, dtype=np.int64)
-    judge_values(hs, ht, st, np.array(legal, dtype=np.int64), policies, 1, np.uint64(5),
-                 int(ENDING_TRICKS[4]), 8.0, np.zeros((worlds, 2), dtype=np.int64),
-                 np.zeros((worlds, 2), dtype=np.int64), np.zeros(worlds), hands)
+    over_rows(judge_values, judge_chunks(worlds), hs, ht, st, np.array(legal, dtype=np.int64), policies, 1,
+              np.uint64(5), int(ENDING_TRICKS[4]), 8.0, np.zeros((worlds, 2), dtype=np.int64),
+              np.zeros((worlds, 2), dtype=np.int64), np.zeros(worlds), hands)
     void = int(st[EXCL_S + taker])
     played = int(st[PLAYED_S + taker])
     fixed = {p: int(hs[p]) for p in range(4) if p not in (taker,)}

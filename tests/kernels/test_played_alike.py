@@ -14,6 +14,7 @@ from analyzer.rules import Contract, Rules
 from analyzer.sampling import random_hands
 from analyzer.simulate import rules_flags
 from analyzer.simulation.bridge import fixed_hand, simulate_contract
+from analyzer.simulation.threads import over_rows
 from kernels import auction
 from kernels import playout as K
 
@@ -73,9 +74,10 @@ def test_bid_garde_beside_prise_is_garde_alone(players, seat, earlier, variants)
         weights = np.empty(n)
         args = (fixed, unseen, slots, players, seat, np.array(earlier or [0], dtype=np.int64), True)
         rest = (method_id("tarotclub"), 8.0, policies, 4, np.uint64(6), np.arange(n), True, flags)
-        auction.bid_batch_no_search(*args, int(Contract.PRISE), *rest, prise, weights, int(Contract.GARDE), garde)
-        auction.bid_batch_no_search(*args, int(Contract.GARDE), *rest, alone, weights, -1,
-                                    np.empty((0, auction.BID_SIZE), dtype=np.int64))
+        over_rows(auction.bid_deals, n, *args, int(Contract.PRISE), *rest, prise, weights, int(Contract.GARDE), garde,
+                  None)
+        over_rows(auction.bid_deals, n, *args, int(Contract.GARDE), *rest, alone, weights, -1,
+                  np.empty((0, auction.BID_SIZE), dtype=np.int64), None)
         assert np.array_equal(garde, alone)
         taken = (prise[:, auction.B_TAKER] == seat) & (garde[:, auction.B_TAKER] == seat)
         ends["both taken"] += int(taken.sum())

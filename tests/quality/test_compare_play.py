@@ -13,6 +13,7 @@ from numba import njit
 from analyzer.quality import compare_play as A
 from analyzer.quality.compare_play import compare_play, decision_frame, summary
 from cli.main import main
+from analyzer.simulation.threads import over_rows
 from kernels import compare_play as K
 from kernels.batch import places_to_words
 from kernels.bidding import TAROTCLUB, run_auction
@@ -73,8 +74,8 @@ def compared_batch(players, by_search, seed, n):
     rows = np.zeros((n, K.MAX_DECISIONS, K.ROW_SIZE), dtype=np.int64)
     costs = np.zeros((n, K.MAX_DECISIONS))
     counts = np.zeros(n, dtype=np.int64)
-    K.compare_batch(players, TAROTCLUB, K.SIDE_TAKER | K.SIDE_DEFENCE, by_search, 8, 8, FLAGS, np.uint64(seed), 0,
-                    rows, costs, counts)
+    over_rows(K.compare_batch, n, players, TAROTCLUB, K.SIDE_TAKER | K.SIDE_DEFENCE, by_search, 8, 8, FLAGS,
+              np.uint64(seed), 0, rows, costs, counts)
     return rows, costs, counts
 
 

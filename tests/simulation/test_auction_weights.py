@@ -17,6 +17,7 @@ from analyzer.sampling import sample_deals
 from analyzer.simulation.bridge import fixed_hand
 from analyzer.stats import Moments, Proportion
 from cli.main import main
+from analyzer.simulation.threads import over_rows
 from kernels.auction import weighted_deals_batch
 from kernels.bidding import bid_probability
 from kernels.bidding import CHAVEY, TAROTCLUB
@@ -72,8 +73,8 @@ def test_no_noise_weights_keep_exactly_the_deals_the_model_explains():
     n = 3000
     out = np.empty((n, 78), dtype=np.int8)
     weights = np.empty(n)
-    weighted_deals_batch(fixed, unseen, slots, 4, 2, np.array([0, 1]), TAROTCLUB, 0.0, True, np.uint64(3),
-                         np.arange(n), out, weights)
+    over_rows(weighted_deals_batch, n, fixed, unseen, slots, 4, 2, np.array([0, 1]), TAROTCLUB, 0.0, True,
+              np.uint64(3), np.arange(n), out, weights)
     for i in range(0, n, 10):
         masks = [sum(1 << c for c in range(78) if out[i, c] == s) for s in range(2)]
         first = baseline_bid(masks[0], "tarotclub", 4, None)

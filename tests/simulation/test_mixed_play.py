@@ -215,16 +215,16 @@ def test_a_searched_option_clearly_behind_stops_being_played(monkeypatch):
     probability within the precision, is played no more (its searched deals are those it is valued on,
     fewer than the run's), the others go on."""
     played: dict[int, int] = {}
-    batch = auction_kernels.bid_batch
+    kernel = auction_kernels.bid_deals
 
     def counting(*args):
-        option, policies, twin = args[7], args[10], args[18]
+        lo, hi, option, policies, twin = args[0], args[1], args[9], args[12], args[20]
         if policies[0] != POLICY_IDS["heuristic"]:
             for o in {option, twin} - {-1}:
-                played[o] = played.get(o, 0) + len(args[13])
-        return batch(*args)
+                played[o] = played.get(o, 0) + hi - lo
+        return kernel(*args)
 
-    monkeypatch.setattr(auction_kernels, "bid_batch", counting)
+    monkeypatch.setattr(auction_kernels, "bid_deals", counting)
     advice = bid_advice(HAND_3, Rules(3), 0, [], Settings(precision=0.03, seed=3))
     ids = {o.bid: 0 if o.bid is None else int(o.bid) for o in advice.options}
     stopped = [o for o in advice.options if o.score.n < advice.searched_deals]

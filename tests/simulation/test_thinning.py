@@ -13,6 +13,7 @@ from analyzer.hand import Hand
 from analyzer.rules import Rules
 from analyzer.runs import Settings
 from analyzer.simulation.bridge import fixed_hand
+from analyzer.simulation.threads import over_rows
 from kernels.auction import weighted_deals_batch
 from kernels.bidding import TAROTCLUB
 from tests.support.hands import FFT_HAND
@@ -33,8 +34,8 @@ def deals_of(indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     fixed, unseen, slots = fixed_hand(HAND, SEAT, 4)
     places = np.empty((len(indices), 78), dtype=np.int8)
     weights = np.empty(len(indices))
-    weighted_deals_batch(fixed, unseen, slots, 4, SEAT, np.array([0, 0, 1]), TAROTCLUB, 8.0, True, np.uint64(SEED),
-                         indices.astype(np.int64), places, weights)
+    over_rows(weighted_deals_batch, len(indices), fixed, unseen, slots, 4, SEAT, np.array([0, 0, 1]), TAROTCLUB, 8.0,
+              True, np.uint64(SEED), indices.astype(np.int64), places, weights)
     return places, weights
 
 
