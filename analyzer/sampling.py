@@ -137,8 +137,7 @@ def sample(players: int, n: int, seed: int, fixed: Mapping | None = None, constr
         unseen = np.array([c for c in range(C.N_CARDS) if place_of[c] < 0], dtype=np.int64)
         slots = np.array([p for p in range(players + 1) for _ in range(sizes[p] - int((place_of == p).sum()))],
                          dtype=np.int64)
-        over_rows(sample_batch, n, place_of, unseen, slots, players, exclude_petit_sec, np.uint64(seed), offset, out,
-                  tries)
+        sample_batch(place_of, unseen, slots, players, exclude_petit_sec, np.uint64(seed), offset, out, tries)
     else:
         everywhere = (1 << (players + 1)) - 1
         allowed = np.zeros(C.N_CARDS, dtype=np.int64)

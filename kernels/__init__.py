@@ -2,7 +2,8 @@
 
 A batch driver plays rows ``lo … hi-1`` of a run (``nogil``); the threads come from the caller
 (``analyzer.simulation.threads``), not from Numba's threaded loops, which compile a driver's whole body
-twice over (the loop's function, then its wrapper).
+twice over (the loop's function, then its wrapper).  The deal sampler's ``kernels.batch.sample_batch``,
+with nothing heavy beneath it, stays a threaded loop: its deals run faster there.
 
 Imports here are limited to numpy, numba and sibling kernel modules.
 

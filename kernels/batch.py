@@ -1,5 +1,6 @@
 """Batch drivers: deals ``lo … hi-1`` of a run one after the other without the GIL, each writing its own
-row of preallocated outputs (``analyzer.simulation.threads`` runs ranges side by side on the threads).
+row of preallocated outputs (``analyzer.simulation.threads`` runs ranges side by side on the threads;
+``sample_batch`` alone is a threaded loop of Numba's).
 
 Deal ``i`` uses the random stream ``(seed, offset + i)`` (``kernels/deals.py``), so results do not
 depend on the thread count, the scheduling or how a run is cut into ranges; the advice drivers take
@@ -10,7 +11,7 @@ each deal's stream index instead (``deals[i]``), so that a run can play a chosen
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from kernels.bidding import run_auction
 from kernels.deals import deal_into, stream_state
@@ -46,11 +47,12 @@ def deal_and_bid(fixed, unseen, slots, players, method, flags, seed, index, plac
     return state, run_auction(hs, ht, players, method, bids)
 
 
-@njit(nogil=True, cache=True)
-def sample_batch(lo, hi, fixed, unseen, slots, players, exclude_petit_sec, seed, offset, out, tries):
-    """Deals ``offset+lo … offset+hi-1`` into ``out[lo:hi]`` (rows of 78 places); ``tries[i]`` draws used
-    (-1: gave up)."""
-    for i in range(lo, hi):
+@njit(parallel=True, cache=True)
+def sample_batch(fixed, unseen, slots, players, exclude_petit_sec, seed, offset, out, tries):
+    """Deals ``offset … offset+n-1`` into ``out`` (n × 78 places); ``tries[i]`` draws used (-1: gave up).
+    The one driver left on Numba's threaded loop: nothing heavy beneath it to compile twice, and its
+    deals run 15% faster there than in a range on the caller's threads (docs/journal/compiling.md)."""
+    for i in prange(out.shape[0]):
         state = stream_state(seed, offset + i)
         _, tries[i] = deal_into(fixed, unseen, slots, players, exclude_petit_sec, state, out[i])
 

@@ -1,24 +1,31 @@
 """Running a batch kernel on every thread: the rows ``0 … n-1`` cut into ranges, each range one call of a
-kernel compiled ``nogil`` (``kernel(lo, hi, *args)``), the calls shared by a pool of Python threads.
+kernel compiled ``nogil`` (``kernel(lo, hi, *args)``), the calls shared by this thread and a pool of others.
 
 Numba's threaded loops (``parallel=True``) compile a loop's body twice over (the loop's own function,
 then the wrapper that links and optimises it again, with all it calls); a kernel that plays its range in a
 plain loop is compiled once, and the threads come from here.  Row ``i`` of a run depends only on ``i``
 (its random stream is the run's seed and ``i``), so the results do not depend on the thread count or on
-how the rows are cut.  The thread count is Numba's (``numba.set_num_threads``, ``analyzer.runs.threads``).
+how the rows are cut, and the cut can follow the rows' cost: the first rows are played here, in ranges
+that double, until they have taken ``PROBE_S``; the rest is played here alone when it would take less than
+``ALONE_S``, else in ranges of at least ``RANGE_S`` (more ranges than threads, taken in turn, so that the
+threads end together when rows cost unequal times, as searched deals do).  The thread count is Numba's
+(``numba.set_num_threads``, ``analyzer.runs.threads``).
 """
 
 from __future__ import annotations
 
+import math
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
 import numba
 
-# Ranges per thread: enough for the threads to finish together when rows cost unequal times (a searched
-# deal takes from one to a hundred milliseconds), few enough that the calls' own cost (tens of microseconds
-# each) stays out of sight.
-RANGES_PER_THREAD = 8
+PROBE_S = 2e-4            # rows played here first, to learn what a row costs
+ALONE_S = 1e-3            # work left under this is not worth waking the other threads
+RANGE_S = 5e-4            # a range's least cost: calling a kernel and handing ranges out cost microseconds
+RANGES_PER_THREAD = 8     # at most: ranges of equal rows, for threads to end together on unequal ones
 
 _pools: dict[int, ThreadPoolExecutor] = {}
 
@@ -37,7 +44,35 @@ def over_rows(kernel: Callable[..., Any], n: int, *args: Any) -> None:
         if n > 0:
             kernel(0, n, *args)
         return
-    size = -(-n // (threads * RANGES_PER_THREAD))
-    futures = [_pool(threads).submit(kernel, lo, min(n, lo + size), *args) for lo in range(0, n, size)]
-    for future in futures:
-        future.result()
+    done, spent = 0, 0.0
+    while done < n and spent < PROBE_S:
+        hi = min(n, 2 * done if done else 1)
+        start = time.perf_counter()
+        kernel(done, hi, *args)
+        spent += time.perf_counter() - start
+        done = hi
+    left = n - done
+    if left == 0:
+        return
+    per_row = spent / done
+    if left * per_row < ALONE_S:
+        kernel(done, n, *args)
+        return
+    size = max(math.ceil(left / (threads * RANGES_PER_THREAD)), math.ceil(RANGE_S / per_row))
+    starts = iter(range(done, n, size))
+    lock = threading.Lock()
+
+    def work() -> None:
+        while True:
+            with lock:
+                lo = next(starts, None)
+            if lo is None:
+                return
+            kernel(lo, min(n, lo + size), *args)
+
+    helpers = [_pool(threads - 1).submit(work) for _ in range(threads - 1)]
+    try:
+        work()
+    finally:
+        for helper in helpers:
+            helper.result()

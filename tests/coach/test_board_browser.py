@@ -218,8 +218,7 @@ def test_no_script_error(browser, built):
                                   "one-seat.txt", "partial.txt"])
 def test_every_shipped_record_steps_through_without_a_script_error(browser, tmp_path, name):
     out = tmp_path / "board.html"
-    result = CliRunner().invoke(main, ["analyze", str(DATA / name), "--deals", "10", "--seed", "1", "--quiet",
-                                       "--format", "html", "--out", str(out)])
+    result = CliRunner().invoke(main, ["analyze", str(DATA / name), *FAST, "--format", "html", "--out", str(out)])
     assert result.exit_code == 0, result.output
     data = json.loads(re.search(r'id="analysis">(.*?)</script>', out.read_text(encoding="utf-8"), re.S).group(1))
     browser.get_log("browser")
