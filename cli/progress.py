@@ -13,7 +13,7 @@ from typing import TextIO
 
 from numba.core import event
 
-COMPILE_NOTICE = ("compiling the simulation kernels: a first run after an install or update waits up to about 3 "
+COMPILE_NOTICE = ("compiling the simulation kernels: a first run after an install or update waits up to about 2 "
                   "minutes, once (`tarot-analyzer warm` compiles every command's at once)…")
 
 

@@ -51,7 +51,7 @@ def deal_and_bid(fixed, unseen, slots, players, method, flags, seed, index, plac
 def sample_batch(fixed, unseen, slots, players, exclude_petit_sec, seed, offset, out, tries):
     """Deals ``offset … offset+n-1`` into ``out`` (n × 78 places); ``tries[i]`` draws used (-1: gave up).
     The one driver left on Numba's threaded loop: nothing heavy beneath it to compile twice, and its
-    deals run 15% faster there than in a range on the caller's threads (docs/journal/compiling.md)."""
+    deals run faster there than in a range on the caller's threads (docs/journal/compiling.md)."""
     for i in prange(out.shape[0]):
         state = stream_state(seed, offset + i)
         _, tries[i] = deal_into(fixed, unseen, slots, players, exclude_petit_sec, state, out[i])
