@@ -85,7 +85,7 @@ def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True
         values.weights[:] = 1.0
         note = "no world explains the auction: worlds weighed alike"
     values.weights /= values.weights.max()
-    options, effective = weighted_options(candidates, card, values.scores, values.made, values.weights)
+    options, effective, held = weighted_options(candidates, card, values.scores, values.made, values.weights)
     if effective < LOW_EFFECTIVE and not note:
         note = f"few worlds fit the auction: {effective:.0f} effective worlds of {worlds}"
     truth_scores = values.truth_scores
@@ -95,7 +95,8 @@ def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True
         truth_scores = _exact_values(game, candidates)
     best_known = C.TOKENS[candidates[_best(truth_scores, candidates.index(card))]] if hindsight else None
     decision = Decision(seat, "card", trick, C.TOKENS[card], options, best_known, note=note,
-                        effective_worlds=effective, judged_by="solver" if left <= exact else screen.policy)
+                        effective_worlds=effective, judged_by="solver" if left <= exact else screen.policy,
+                        held_out=held)
     if not mixed or left <= exact or is_open is None or not is_open(decision):   # solved: nothing to search
         return decision
     n = search_worlds(values.weights)
@@ -104,8 +105,8 @@ def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True
         return dataclasses.replace(decision, note=note)
     search = settings.for_contract(game.contract, game.rules.players)
     searched = _world_values(game, candidates, search, n, False, noise)
-    options = controlled_options(candidates, card, searched, values, n)
-    return dataclasses.replace(decision, options=options, judged_by=search.policy)
+    options, held = controlled_options(candidates, card, searched, values, n)
+    return dataclasses.replace(decision, options=options, judged_by=search.policy, held_out=held)
 
 
 def search_worlds(weights: np.ndarray) -> int | None:
@@ -166,13 +167,13 @@ def _world_values(game: Game, candidates: list[int], settings: Settings, worlds:
 
 
 def controlled_options(candidates: list[int], card: int, searched: WorldValues, screen: WorldValues,
-                       n: int) -> list[Option]:
+                       n: int) -> tuple[list[Option], Mean]:
     """The options of a card decision valued by the search on the first ``n`` worlds (``searched``), each
     with the heuristic's value of the same card (of the same difference, of the same chance) in the same
     worlds as its control variate, and the heuristic's on the other worlds of ``screen`` as the control's
     reference (``analyzer.stats.Moments.controlled``): the search's estimate, with most of its world-to-
     world noise gone where the two agree world by world.  Weighted by the auction as
-    ``weighted_options``; best first."""
+    ``weighted_options``; best first; and the held-out loss of the card played, the same way."""
     k = len(candidates)
     w = screen.weights
     rest = w[n:]
@@ -191,7 +192,8 @@ def controlled_options(candidates: list[int], card: int, searched: WorldValues, 
         return here.controlled(numerator, [control], reference, 4 * k)
 
     values = [value({j: 1.0}) for j in range(k)]
-    best = _best(np.array([v.mean for v in values]), candidates.index(card))
+    played = candidates.index(card)
+    best = _best(np.array([v.mean for v in values]), played)
     options = []
     for j, c in enumerate(candidates):
         made = value({k + j: 1.0})
@@ -199,25 +201,60 @@ def controlled_options(candidates: list[int], card: int, searched: WorldValues, 
         options.append(Option(C.TOKENS[c], values[j], share,
                               value({j: 1.0, best: -1.0}) if j != best else Mean(0.0, 0.0, n)))
     options.sort(key=lambda o: -o.score.mean)
-    return options
+    # The held-out loss (``held_out_picks``, the picks by the search's values), the heuristic's same
+    # difference its control as above.
+    picks = held_out_picks(searched.scores, w[:n], played)
+    index = np.arange(len(w))
+    parity_picks = picks[index % 2] if n >= 2 else np.full(len(w), played)
+    searched_held = searched.scores[np.arange(n), picks] - searched.scores[:, played]
+    screen_held = screen.scores[index, parity_picks] - screen.scores[:, played]
+    held_here = Moments(3)
+    held_here.add(np.column_stack([w[:n] * searched_held, w[:n] * screen_held[:n], w[:n]]))
+    held_there = Moments(2)
+    held_there.add(np.column_stack([rest * screen_held[n:], rest]))
+    held = held_here.controlled({0: 1.0}, [{1: 1.0}], held_there.control_means([{0: 1.0}], 1), 2)
+    return options, held
 
 
 def weighted_options(candidates: list[int], card: int, scores: np.ndarray, made: np.ndarray,
-                     weights: np.ndarray) -> tuple[list[Option], float]:
+                     weights: np.ndarray) -> tuple[list[Option], float, Mean]:
     """The options of a card decision from its worlds' values (``scores``/``made``, world by candidate)
     and the worlds' weights: weighted means (``Moments.ratio``, the importance-sampling ratio estimator),
-    best first, and Kish's effective number of worlds."""
+    best first, Kish's effective number of worlds, and the held-out loss of the card played
+    (``held_out_picks``)."""
     k = len(candidates)
-    rows = np.column_stack([weights[:, None] * scores, weights[:, None] * made, weights])
-    moments = Moments(2 * k + 1)
+    played = candidates.index(card)
+    picks = held_out_picks(scores, weights, played)
+    held = scores[np.arange(len(weights)), picks] - scores[:, played]
+    rows = np.column_stack([weights[:, None] * scores, weights[:, None] * made, weights, weights * held])
+    moments = Moments(2 * k + 2)
     moments.add(rows)
     w = 2 * k
     means = np.array([moments.ratio({j: 1.0}, w).mean for j in range(k)])
-    best = _best(means, candidates.index(card))
+    best = _best(means, played)
     options = [Option(C.TOKENS[c], moments.ratio({j: 1.0}, w), moments.weighted_proportion(k + j, w),
                       moments.ratio({j: 1.0, best: -1.0} if j != best else {j: 0.0}, w)) for j, c in enumerate(candidates)]
     options.sort(key=lambda o: -o.score.mean)
-    return options, moments.effective_n(w)
+    return options, moments.effective_n(w), moments.ratio({w + 1: 1.0}, w)
+
+
+def held_out_picks(scores: np.ndarray, weights: np.ndarray, played: int) -> np.ndarray:
+    """For each world, the candidate that is best on the other half of the worlds (even and odd
+    indices), the card played where it ties for best there.  The best of several close cards, picked
+    and valued on the same worlds, looks better than it is (its luck on those worlds counts for it);
+    valued on the worlds that did not pick it, the loss of the card played against it is not inflated
+    so (the held-out loss, ``analyzer.coach.verdicts.Decision.held_out``)."""
+    n = len(weights)
+    half = np.arange(n) % 2
+    picks = np.full(n, played, dtype=np.int64)
+    if n < 2:
+        return picks
+    for h in (0, 1):
+        here = half == h
+        total = weights[here].sum()
+        if total > 0:
+            picks[~here] = _best((weights[here, None] * scores[here]).sum(axis=0) / total, played)
+    return picks
 
 
 def _best(values: np.ndarray, played: int) -> int:

@@ -7,7 +7,10 @@ worlds, with its standard error: ``loss_score`` in the seat's own score, ``loss`
 points**, the own-score loss divided by the decision's ``scale`` (the seat's share of the score times
 the contract's multiplier, ``contract_scale``), the same unit for every seat and contract.  A verdict
 is given only when the loss is beyond noise (more than twice its standard error) and at least a
-threshold in contract points (``THRESHOLDS``; docs/coaching.md says how they were chosen).
+threshold in contract points (``THRESHOLDS``; docs/coaching.md says how they were chosen); for a card,
+the loss against the best card picked on the other half of the worlds counts instead where it is smaller
+(``Decision.held_out_loss``): the best of close cards owes part of its lead to its luck on the worlds
+that picked it.
 Alternatives within noise of the best (``best_group``) are equal: a choice among them is never flagged.
 """
 
@@ -56,6 +59,7 @@ class Decision:
     reasons: tuple[str, ...] = ()       # ``analyzer.coach.reasons`` identifiers, for a flagged decision
     effective_worlds: float | None = None    # Kish's effective number of the card decision's weighted worlds
     judged_by: str = ""         # the play model that valued the alternatives (a policy's name)
+    held_out: Mean | None = None    # the held-out loss in the seat's own score (card decisions: ``held_out_loss``)
 
     @property
     def judged(self) -> bool:
@@ -84,6 +88,14 @@ class Decision:
         return Mean(own.mean / self.scale, own.se / self.scale, own.n)
 
     @property
+    def held_out_loss(self) -> Mean | None:
+        """The loss in contract points against the best card picked on the other half of the worlds
+        (``analyzer.coach.cards.held_out_picks``), for card decisions: the loss a lucky best cannot inflate."""
+        if self.held_out is None or not self.judged:
+            return None
+        return Mean(self.held_out.mean / self.scale, self.held_out.se / self.scale, self.held_out.n)
+
+    @property
     def best_group(self) -> list[str]:
         """The alternatives equal to the best within noise, best first (``equal_to_best``)."""
         return [o.choice for o in self.options if equal_to_best(o)]
@@ -98,13 +110,15 @@ class Decision:
 
     @property
     def verdict(self) -> str | None:
-        """The loss's verdict (``verdict``); a flagged decision whose facts (``reasons``) include a
-        serious one (``analyzer.coach.reasons.SERIOUS``: an oudler or an honour lost, the contract
-        turned) is at least a mistake.  None for a choice equal to the best within noise."""
+        """The verdict (``verdict``) of the loss, or of the held-out loss where that is the smaller
+        (``held_out_loss``); a flagged decision whose facts (``reasons``) include a serious one
+        (``analyzer.coach.reasons.SERIOUS``: an oudler or an honour lost, the contract turned) is at least
+        a mistake.  None for a choice equal to the best within noise."""
         made = self.made_option
         if made is None or equal_to_best(made):
             return None
-        found = verdict(self.loss)
+        loss, held = self.loss, self.held_out_loss
+        found = verdict(held if held is not None and held.mean < loss.mean else loss)
         if found == "inaccuracy" and SERIOUS.intersection(self.reasons):
             return "mistake"
         return found
@@ -115,6 +129,8 @@ class Decision:
                 "judged": self.judged, "best": self.best.choice if self.best else self.played,
                 "best_group": self.best_group if self.judged else [self.played],
                 "loss": loss.mean, "loss_se": loss.se, "loss_score": own.mean, "loss_score_se": own.se,
+                "held_out_loss": None if self.held_out_loss is None else self.held_out_loss.mean,
+                "held_out_loss_se": None if self.held_out_loss is None else self.held_out_loss.se,
                 "scale": self.scale, "p_made_change": self.p_made_change,
                 "verdict": self.verdict, "reasons": list(self.reasons),
                 "reason_labels": [LABELS[r] for r in self.reasons],

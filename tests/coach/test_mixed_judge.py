@@ -50,7 +50,7 @@ def test_the_search_s_values_on_fewer_worlds_with_the_heuristic_as_control():
     for _ in range(200):
         screen, searched = values(rng, 400, shift, 5.0)
         n = 64
-        options = {o.choice: o for o in controlled_options(CARDS, CARDS[0], searched, screen, n)}
+        options = {o.choice: o for o in controlled_options(CARDS, CARDS[0], searched, screen, n)[0]}
         plain = {o.choice: o for o in weighted_options(CARDS, CARDS[0], searched.scores, searched.made,
                                                        searched.weights)[0]}
         truth = shift            # the worlds' values are centred on 0, the search's shifted by ``shift``
@@ -68,7 +68,7 @@ def test_the_search_s_values_on_fewer_worlds_with_the_heuristic_as_control():
 def test_controlled_options_rank_by_the_search_and_measure_differences_to_the_best():
     rng = np.random.default_rng(9)
     screen, searched = values(rng, 400, np.array([0.0, -60.0, 40.0]), 2.0)
-    options = controlled_options(CARDS, CARDS[1], searched, screen, 64)
+    options, _ = controlled_options(CARDS, CARDS[1], searched, screen, 64)
     assert [o.choice for o in options] == [C.TOKENS[CARDS[2]], C.TOKENS[CARDS[0]], C.TOKENS[CARDS[1]]]
     assert options[0].vs_best.mean == 0.0
     assert abs(options[2].vs_best.mean + 100.0) < 4 * options[2].vs_best.se + 1.0
