@@ -15,6 +15,7 @@ threads end together when rows cost unequal times, as searched deals do).  The t
 from __future__ import annotations
 
 import math
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -28,6 +29,8 @@ RANGE_S = 5e-4            # a range's least cost: calling a kernel and handing r
 RANGES_PER_THREAD = 8     # at most: ranges of equal rows, for threads to end together on unequal ones
 
 _pools: dict[int, ThreadPoolExecutor] = {}
+if hasattr(os, "register_at_fork"):     # a forked child has none of the pools' threads: it starts its own
+    os.register_at_fork(after_in_child=_pools.clear)
 
 
 def _pool(size: int) -> ThreadPoolExecutor:

@@ -50,3 +50,29 @@ def test_a_kernel_s_error_reaches_the_caller():
             raise ValueError("row 30")
     with threads(2), pytest.raises(ValueError, match="row 30"):
         over_rows(failing, 40)
+
+
+def test_a_forked_child_runs_its_ranges_on_threads_of_its_own():
+    # The pool's threads are not copied into a forked child: the child must not wait for them.
+    import os
+    import subprocess
+    import sys
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork here")
+    code = """
+import os, time, numba
+from analyzer.simulation.threads import over_rows
+def kernel(lo, hi):
+    time.sleep(0.002 * (hi - lo))
+numba.set_num_threads(2)
+over_rows(kernel, 40)
+pid = os.fork()
+if pid == 0:
+    over_rows(kernel, 40)
+    os._exit(0)
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0"
