@@ -9,8 +9,8 @@ the contract's multiplier, ``contract_scale``), the same unit for every seat and
 is given only when the loss is beyond noise (more than twice its standard error) and at least a
 threshold in contract points (``THRESHOLDS``; docs/coaching.md says how they were chosen); for a card,
 the loss against the best card picked on the other half of the worlds counts instead where it is smaller
-(``Decision.held_out_loss``): the best of close cards owes part of its lead to its luck on the worlds
-that picked it.
+(``Decision.loss``, ``held_out_loss``): the best of close cards owes part of its lead to its luck on
+the worlds that picked it.
 Alternatives within noise of the best (``best_group``) are equal: a choice among them is never flagged.
 """
 
@@ -74,18 +74,34 @@ class Decision:
         return next((o for o in self.options if o.choice == self.played), None)
 
     @property
-    def loss_score(self) -> Mean:
-        """The best alternative's value minus the choice made's, in the seat's own score (0 when not judged)."""
+    def plain_loss_score(self) -> Mean:
+        """The best alternative's value minus the choice made's, in the seat's own score, the best picked
+        and valued on the same worlds (0 when not judged)."""
         made = self.made_option
         if not self.judged or made is None:
             return Mean(0.0, 0.0, 0)
         return Mean(0.0 - made.vs_best.mean, made.vs_best.se, made.vs_best.n)
 
     @property
+    def loss_score(self) -> Mean:
+        """The loss in the seat's own score: the plain loss (``plain_loss_score``), or the held-out loss
+        (``held_out``, 0 where negative: the card played did at least as well) where that is smaller;
+        the verdict is taken on it."""
+        plain = self.plain_loss_score
+        if self.held_out is None or not self.judged or self.made_option is None:
+            return plain
+        held = Mean(max(self.held_out.mean, 0.0), self.held_out.se, self.held_out.n)
+        return held if held.mean < plain.mean else plain
+
+    @property
     def loss(self) -> Mean:
         """The loss in contract points: ``loss_score`` divided by ``scale``."""
-        own = self.loss_score
-        return Mean(own.mean / self.scale, own.se / self.scale, own.n)
+        return self._points(self.loss_score)
+
+    @property
+    def plain_loss(self) -> Mean:
+        """``plain_loss_score`` in contract points."""
+        return self._points(self.plain_loss_score)
 
     @property
     def held_out_loss(self) -> Mean | None:
@@ -93,7 +109,10 @@ class Decision:
         (``analyzer.coach.cards.held_out_picks``), for card decisions: the loss a lucky best cannot inflate."""
         if self.held_out is None or not self.judged:
             return None
-        return Mean(self.held_out.mean / self.scale, self.held_out.se / self.scale, self.held_out.n)
+        return self._points(self.held_out)
+
+    def _points(self, own: Mean) -> Mean:
+        return Mean(own.mean / self.scale, own.se / self.scale, own.n)
 
     @property
     def best_group(self) -> list[str]:
@@ -110,15 +129,14 @@ class Decision:
 
     @property
     def verdict(self) -> str | None:
-        """The verdict (``verdict``) of the loss, or of the held-out loss where that is the smaller
-        (``held_out_loss``); a flagged decision whose facts (``reasons``) include a serious one
+        """The verdict (``verdict``) of the loss (``loss``: the held-out loss where that is the smaller);
+        a flagged decision whose facts (``reasons``) include a serious one
         (``analyzer.coach.reasons.SERIOUS``: an oudler or an honour lost, the contract turned) is at least
         a mistake.  None for a choice equal to the best within noise."""
         made = self.made_option
         if made is None or equal_to_best(made):
             return None
-        loss, held = self.loss, self.held_out_loss
-        found = verdict(held if held is not None and held.mean < loss.mean else loss)
+        found = verdict(self.loss)
         if found == "inaccuracy" and SERIOUS.intersection(self.reasons):
             return "mistake"
         return found
@@ -129,6 +147,7 @@ class Decision:
                 "judged": self.judged, "best": self.best.choice if self.best else self.played,
                 "best_group": self.best_group if self.judged else [self.played],
                 "loss": loss.mean, "loss_se": loss.se, "loss_score": own.mean, "loss_score_se": own.se,
+                "plain_loss": self.plain_loss.mean, "plain_loss_se": self.plain_loss.se,
                 "held_out_loss": None if self.held_out_loss is None else self.held_out_loss.mean,
                 "held_out_loss_se": None if self.held_out_loss is None else self.held_out_loss.se,
                 "scale": self.scale, "p_made_change": self.p_made_change,
@@ -145,7 +164,7 @@ def is_open(decision: Decision) -> bool:
     such a card again by the search (``analyzer.coach.cards``)."""
     if not decision.judged:
         return False
-    loss = decision.loss
+    loss = decision.plain_loss
     return decision.verdict is not None or loss.mean + NOISE_SE * loss.se >= THRESHOLDS[-1][1]
 
 

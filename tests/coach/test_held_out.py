@@ -1,6 +1,7 @@
 """The held-out loss of a card (``analyzer.coach.cards.held_out_picks``): the best card picked on one half of
 the worlds and valued on the other, so that its luck on the worlds that picked it does not count against
-the card played; and the verdict taken on the smaller of the two losses (numpy only: nothing compiled)."""
+the card played; and the loss shown, and its verdict, the smaller of the two (numpy only: nothing
+compiled)."""
 
 import numpy as np
 
@@ -73,9 +74,12 @@ def decision(loss: float, held: float | None) -> Decision:
     return Decision(1, "card", 3, "2", [best, played], held_out=None if held is None else Mean(held, 1.0, 400))
 
 
-def test_the_verdict_takes_the_smaller_of_the_two_losses():
+def test_the_loss_and_its_verdict_are_the_smaller_of_the_two():
     assert decision(20.0, None).verdict == "blunder"
     assert decision(20.0, 3.0).verdict is None                  # the best's lead was its luck
     assert decision(20.0, 12.0).verdict == "mistake"
     assert decision(6.0, 30.0).verdict == "inaccuracy"          # never above the plain loss
-    assert decision(20.0, 3.0).as_dict()["held_out_loss"] == 3.0
+    shown = decision(20.0, 3.0).as_dict()
+    assert (shown["loss"], shown["plain_loss"], shown["held_out_loss"]) == (3.0, 20.0, 3.0)
+    assert decision(20.0, -4.0).loss.mean == 0.0                # the card played did better held out
+    assert decision(6.0, 30.0).loss.mean == 6.0
