@@ -832,8 +832,9 @@ def play_card(hs, ht, st, card):
             np.empty(0, dtype=np.int16))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_out(hs, ht, st, policies, state, result, trace):
-    """Play to the end with ``policies[seat]`` and score into ``result``; returns the RNG state."""
+    """Play to the end with ``policies[seat]`` and score into ``result``; returns the RNG state.  Inlined:
+    a layer of its own would compile ``advance`` beneath it once more (kernels/__init__.py)."""
     state, _ = advance(hs, ht, st, policies, state, st[:0], np.int64(TO_THE_END), result, trace)  # nothing forced
     return state
