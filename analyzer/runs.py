@@ -20,7 +20,7 @@ from analyzer.rules import Contract
 from analyzer.stats import Mean, Moments
 from analyzer.simulation.policies import MIXED, POLICIES
 from analyzer.simulation.policies import PLAY_POLICY_IDS as POLICY_IDS
-from kernels.pimc import CHELEM_WORLDS, is_search
+from kernels.pimc import CHELEM_WORLDS, SEARCH, is_search
 
 PLAY_SEED_SALT = 0x5DEECE66D   # deals given to a playout kernel are played from streams other than their dealing's
 CHUNK = 2000            # deals per chunk with the fast policies
@@ -202,6 +202,12 @@ def searching(policies: np.ndarray) -> bool:
     """Whether some seat of ``policies`` (policy ids) decides by search: the batch drivers are then
     run with the search compiled in, else without it (``kernels.pimc.play_deal``)."""
     return any(is_search(int(p)) for p in policies)
+
+
+def search_arg(policies, always: bool = False):
+    """A batch driver's ``searching`` argument for ``policies``: ``SEARCH`` (the driver compiled with the
+    search) when some seat searches or ``always``, else ``None`` (``kernels.pimc.play_deal``)."""
+    return SEARCH if always or searching(policies) else None
 
 
 @contextmanager

@@ -27,14 +27,13 @@ from analyzer.game import check_discard, discard_options
 from analyzer.hand import Hand
 from analyzer.notation import format_cards
 from analyzer.rules import Contract, Rules
-from analyzer.runs import MIXED, PLAY_SEED_SALT, Settings, clearly_behind, searching, threads
+from analyzer.runs import MIXED, PLAY_SEED_SALT, Settings, clearly_behind, search_arg, threads
 from analyzer.sampling import sample_deals
 from analyzer.simulate import rules_flags
 from analyzer.simulation.bridge import policy_ids
 from analyzer.simulation.threads import over_rows
 from analyzer.stats import Mean
 from kernels.batch import discard_deals
-from kernels.pimc import SEARCH
 from kernels.discard import heuristic_discard
 
 MAX_CANDIDATES = 120
@@ -268,5 +267,5 @@ def _scores(places: np.ndarray, discards: list[int], rules: Rules, seat: int, co
     with threads(settings.jobs):
         over_rows(discard_deals, places.shape[0], places, rules.players, seat, int(contract), ds, dt, policies,
                   settings.worlds, np.uint64(settings.seed ^ PLAY_SEED_SALT), offset, True, rules_flags(rules), scores,
-                  SEARCH if searching(policies) else None)
+                  search_arg(policies))
     return scores

@@ -21,12 +21,11 @@ from analyzer.hand import Deal
 from analyzer.records.build import record_of_game
 from analyzer.records.record import Record
 from analyzer.rules import Contract, Rules
-from analyzer.runs import CHUNK, PIMC_CHUNK, PIMC_WORLDS, POLICY_IDS, searching, threads
+from analyzer.runs import CHUNK, PIMC_CHUNK, PIMC_WORLDS, POLICY_IDS, search_arg, threads
 from analyzer.simulate import rules_flags
 from analyzer.simulation.policies import play_choices
 from analyzer.simulation.threads import over_rows
 from kernels import records as K
-from kernels.pimc import SEARCH
 
 PLAY_POLICIES = tuple(play_choices())     # the policies that play a whole known deal
 
@@ -42,7 +41,6 @@ def simulate_records(players: int, deals: int, seed: int = 0, policy: str = "heu
     method = method_id(bidding)
     rules = rules or Rules(players=players)
     chunk = PIMC_CHUNK if policy == "pimc" else CHUNK
-    searching_ = SEARCH if searching([POLICY_IDS[policy]]) else None
     tags = {"Event": f"simulated by tarot-analyzer play ({policy} play, {bidding} bidding)", "Seed": str(seed)}
     done = 0
     while done < deals:
@@ -53,7 +51,8 @@ def simulate_records(players: int, deals: int, seed: int = 0, policy: str = "heu
         trace = np.full((n, rules.tricks * players), -1, dtype=np.int16)
         with threads(jobs):
             over_rows(K.record_batch, n, players, method, POLICY_IDS[policy], worlds, rules_flags(rules),
-                      np.uint64(seed), done, places, bids, start, trace, searching_)
+                      np.uint64(seed), done, places, bids, start, trace,
+                      search_arg([POLICY_IDS[policy]]))
         for i in range(n):
             game = replay_kernel_deal(rules, places[i], bids[i], start[i], trace[i])
             yield record_of_game(game, tags=tags | {"Deal": str(done + i + 1)} | seat_names(names, done + i))

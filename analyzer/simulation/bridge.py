@@ -10,13 +10,12 @@ import numpy as np
 from analyzer import cards as C
 from analyzer.hand import Hand
 from analyzer.rules import Contract, Rules
-from analyzer.runs import PIMC_WORLDS, searching
+from analyzer.runs import PIMC_WORLDS, search_arg
 from analyzer.simulate import rules_flags
 from analyzer.simulation.policies import kernel_id
 from analyzer.simulation.threads import over_rows
 from kernels import playout as K
 from kernels.batch import advice_deals
-from kernels.pimc import SEARCH
 
 
 class KnownCards(NamedTuple):
@@ -68,5 +67,5 @@ def simulate_contract(hand: Hand, seat: int, contract: Contract, rules: Rules, p
               np.arange(offset, offset + n) if deals is None else deals, declare, rules_flags(rules), results,
               -1 if also is None else int(also),
               np.empty((0, K.RESULT_SIZE), dtype=np.int64) if also_rows is None else also_rows,
-              SEARCH if search_driver or searching(policies) else None)
+              search_arg(policies, always=search_driver))
     return results
