@@ -13,11 +13,13 @@ from analyzer.coach.many_deals import CHUNK, analyze_deals, load_deals
 from analyzer.coach.player_report import player_report, seat_player
 from analyzer.output import check_output, write_text
 from analyzer.records import RecordError
+from analyzer.rules import HAND_SIZE
 from analyzer.runs import Settings
 from cli.options import format_option, json_text, jobs_option, quiet_option, seed_option
 from cli.simulation_options import auction_noise_option, play_policy_option, worlds_option
 from cli.progress import Progress
 
+MAX_TRICKS = max(HAND_SIZE.values())      # a deal has as many tricks as cards in a hand
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??", None: ""}
 CSV_FIELDS = ["deal", "seat", "phase", "trick", "played", "best", "best_group", "loss", "loss_se", "loss_score",
               "loss_score_se", "verdict", "reasons", "hindsight_best"]
@@ -35,10 +37,33 @@ def _seats(ctx, param, value: str):
     return [s - 1 for s in seats]
 
 
+def _tricks(ctx, param, value: str | None):
+    """"7", "5-9" or "3,7,10-12" as the sorted trick numbers (None: every decision)."""
+    if value is None:
+        return None
+    tricks = set()
+    for part in value.split(","):
+        first, dash, last = part.strip().partition("-")
+        try:
+            lo = int(first)
+            hi = int(last) if dash else lo
+        except ValueError:
+            raise click.BadParameter(f"{part.strip()!r}: expected a trick number, a range like 5-9, or a list "
+                                     "like 3,7") from None
+        if not 1 <= lo <= hi <= MAX_TRICKS:
+            raise click.BadParameter(f"{part.strip()!r}: tricks are numbered 1 to {MAX_TRICKS}, a range from "
+                                     "low to high")
+        tricks.update(range(lo, hi + 1))
+    return tuple(sorted(tricks))
+
+
 @click.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE|FOLDER...", type=click.Path())
 @click.option("--seat", "seats", default="all", show_default=True, callback=_seats, metavar="N|N,M|all",
               help="The seats whose decisions are judged.")
+@click.option("--trick", "tricks", callback=_tricks, metavar="N|N-M|N,M",
+              help="Judge only the cards played in these tricks (7, 5-9 or 3,7; the decisions before the "
+                   "play are then left out): a quick answer on one card.")
 @click.option("--player", metavar="NAME",
               help="Judge one player across the deals: in each deal the seat whose name tag (SeatN) is NAME; the "
                    "deals where NAME does not sit are skipped and counted. Reports the player's accuracy, losses "
@@ -62,7 +87,7 @@ def _seats(ctx, param, value: str):
               help="With --format csv: only the flagged decisions (an inaccuracy, a mistake or a blunder).")
 @click.option("--out", type=click.Path(dir_okay=False),
               help="Write the report here (required for html); written whole or not at all.")
-def analyze(files, seats, player, policy, worlds, deals, seed, jobs, chunk_size, scheduler, local_cluster, quiet, noise,
+def analyze(files, seats, tricks, player, policy, worlds, deals, seed, jobs, chunk_size, scheduler, local_cluster, quiet, noise,
             fmt, only_mistakes, out) -> None:
     """Judge every decision of the deals in FILE (deal records, docs/records.md; several files, or a
     folder's record files, *.txt and *.json, in name order) from what the seat knew then: the best
@@ -93,10 +118,15 @@ def analyze(files, seats, player, policy, worlds, deals, seed, jobs, chunk_size,
                 raise click.BadParameter(f"seat {bad[0]} does not exist at {deal.record.players} players",
                                          param_hint="--seat")
         tasks = [(deal, None if seats is None else tuple(seats)) for deal in inputs]
+    for deal in inputs:
+        rules = deal.record.rules
+        if tricks and tricks[-1] > rules.tricks:
+            raise click.BadParameter(f"trick {tricks[-1]} does not exist at {rules.players} players ({rules.tricks} "
+                                     "tricks)", param_hint="--trick")
     settings = Settings(policy=policy, worlds=worlds, deals=deals, worlds_per_card=deals, seed=seed, jobs=jobs)
     with Progress("judging", quiet, unit="decisions") as bar:
         reports = analyze_deals(tasks, settings, fmt in ("json", "html"), chunk_size, scheduler, local_cluster, bar,
-                                noise=noise)
+                                noise=noise, tricks=tricks)
     if player is not None:
         summary = player_report(seating.name, [(deal, seat, r) for (deal, seat), r in zip(seating.seated, reports)],
                                 seating.not_seated, seating.hand_unknown)

@@ -149,12 +149,35 @@ def decision_seed(seed: int, index: int) -> int:
     return (seed * GOLDEN + index * 0xD1B54A32D192ED03 + 1) % 2**63
 
 
+def to_judge(record, seats: Iterable[int] | None, phases: Iterable[str] | None = None,
+             tricks: Iterable[int] | None = None) -> list:
+    """The decisions of ``record`` that ``analyze_record`` judges, in order: those of ``seats``
+    (0-based; None: every seat whose hand is known), of ``phases`` when given (``card``, ``bid``,
+    ...), and with ``tricks`` (1-based) only the cards played in those tricks."""
+    wanted = set(record.known_seats if seats is None else seats)
+    phases = None if phases is None else set(phases)
+    tricks = None if tricks is None else set(tricks)
+    out, cards = [], 0
+    for d in record.decisions():
+        trick = cards // record.players + 1 if d.phase == "card" else None
+        cards += d.phase == "card"
+        if d.seat not in wanted or (phases is not None and d.phase not in phases):
+            continue
+        if tricks is not None and trick not in tricks:
+            continue
+        out.append(d)
+    return out
+
+
 def analyze_record(record, seats: Iterable[int] | None, settings: Settings, index: int = 0,
                    progress: Callable[[int, int], None] | None = None, with_board: bool = True,
-                   noise: float = BID_NOISE, phases: Iterable[str] | None = None) -> DealReport:
+                   noise: float = BID_NOISE, phases: Iterable[str] | None = None,
+                   tricks: Iterable[int] | None = None) -> DealReport:
     """Judge the decisions of ``seats`` (0-based; None: every seat whose hand is known) in ``record``
-    (an ``analyzer.records.Record``), only those of ``phases`` when given (``card``, ``bid``, ...;
-    the others then have no decisions in the report).  A record with unknown hands is judged on a stand-in layout
+    (an ``analyzer.records.Record``), only those of ``phases`` when given (``card``, ``bid``, ...)
+    and with ``tricks`` (1-based) only the cards of those tricks (``to_judge``; the others then have
+    no decisions in the report: each decision is judged on its own seed, so the same either way).
+    A record with unknown hands is judged on a stand-in layout
     (``analyzer.coach.standin``) from its known seats, without hindsight.  ``with_board``: the replay
     board's figures too (``analyzer.coach.board``: the table, the curves, the lines of the flagged
     cards, luck and skill).  The bids are read with an error of ``noise`` points on each count."""
@@ -164,7 +187,7 @@ def analyze_record(record, seats: Iterable[int] | None, settings: Settings, inde
     if not complete:
         for seat in sorted(wanted):
             record = stand_in(record, seat, settings.seed)
-    todo = [d for d in record.decisions() if d.seat in wanted and (phases is None or d.phase in phases)]
+    todo = to_judge(record, wanted, phases, tricks)
     out = []
     positions = {}
     finished = {}

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from analyzer.advice.auction import BID_NOISE
-from analyzer.coach.deal import DealReport, analyze_record
+from analyzer.coach.deal import DealReport, analyze_record, to_judge
 from analyzer.errors import TarotError
 from analyzer.records import Record, RecordError, load_records
 from analyzer.runs import Settings
@@ -82,17 +82,18 @@ def deal_seed(seed: int, position: int) -> int:
     return (seed + position * DEAL_STEP) % 2**63
 
 
-def decisions_to_judge(deal: InputDeal, seats: Sequence[int] | None) -> int:
-    """How many decisions of ``seats`` (None: every known seat) ``analyze_record`` goes through."""
-    wanted = set(deal.record.known_seats if seats is None else seats)
-    return sum(d.seat in wanted for d in deal.record.decisions())
+def decisions_to_judge(deal: InputDeal, seats: Sequence[int] | None, tricks: Sequence[int] | None = None) -> int:
+    """How many decisions of ``seats`` (None: every known seat; with ``tricks``, only the cards of those
+    tricks) ``analyze_record`` goes through."""
+    return len(to_judge(deal.record, seats, tricks=tricks))
 
 
 def analyze_chunk(tasks: list[tuple[InputDeal, tuple[int, ...] | None]], settings: Settings, with_board: bool,
-                  progress: Callable[[int], None] | None = None, noise: float = BID_NOISE) -> list[DealReport]:
+                  progress: Callable[[int], None] | None = None, noise: float = BID_NOISE,
+                  tricks: tuple[int, ...] | None = None) -> list[DealReport]:
     """The reports of ``tasks`` (a deal and the seats judged in it), each on its own seed (``deal_seed``),
-    the bids read with an error of ``noise`` points; ``progress(n)`` after each decision, ``n`` the
-    decisions judged so far in this call."""
+    the bids read with an error of ``noise`` points, with ``tricks`` only the cards of those tricks;
+    ``progress(n)`` after each decision, ``n`` the decisions judged so far in this call."""
     out, done = [], 0
     for deal, seats in tasks:
         own = settings.with_(seed=deal_seed(settings.seed, deal.position))
@@ -102,25 +103,27 @@ def analyze_chunk(tasks: list[tuple[InputDeal, tuple[int, ...] | None]], setting
             if progress:
                 progress(base + k)
 
-        out.append(analyze_record(deal.record, seats, own, deal.position, step, with_board=with_board, noise=noise))
-        done += decisions_to_judge(deal, seats)
+        out.append(analyze_record(deal.record, seats, own, deal.position, step, with_board=with_board, noise=noise,
+                                  tricks=tricks))
+        done += decisions_to_judge(deal, seats, tricks)
     return out
 
 
 def analyze_deals(tasks: list[tuple[InputDeal, tuple[int, ...] | None]], settings: Settings,
                   with_board: bool = True, chunk: int = CHUNK, scheduler: str | None = None,
                   local_cluster: int | None = None,
-                  progress: Callable[[int, int], None] | None = None, noise: float = BID_NOISE) -> list[DealReport]:
+                  progress: Callable[[int, int], None] | None = None, noise: float = BID_NOISE,
+                  tricks: tuple[int, ...] | None = None) -> list[DealReport]:
     """Judge each of ``tasks`` (a deal and the seats whose decisions are judged, None: every known seat;
-    the bids read with an error of ``noise`` points)
+    the bids read with an error of ``noise`` points; with ``tricks``, only the cards of those tricks)
     in chunks of ``chunk`` deals (``analyzer.batch.run_chunks``: here on ``settings.jobs`` threads, or
     on a dask.distributed cluster); the reports in the tasks' order.  ``progress(done, total)`` counts
     the decisions judged: after each one here, after each chunk on a cluster."""
     from analyzer.batch import chunks, run_chunks, scheduler_address     # pandas: only when analysing
     if scheduler is not None:
         scheduler = scheduler_address(scheduler)
-    total = sum(decisions_to_judge(deal, seats) for deal, seats in tasks)
-    counts = [decisions_to_judge(deal, seats) for deal, seats in tasks]
+    counts = [decisions_to_judge(deal, seats, tricks) for deal, seats in tasks]
+    total = sum(counts)
     settings = settings.with_(progress=None)            # what travels to the workers must pickle
     reports: dict[int, list[DealReport]] = {}
     done = 0
@@ -140,11 +143,11 @@ def analyze_deals(tasks: list[tuple[InputDeal, tuple[int, ...] | None]], setting
             progress(done, total)
 
     compute = partial(_chunk_task, settings=settings, with_board=with_board, progress=live if here else None,
-                      noise=noise)
+                      noise=noise, tricks=tricks)
     run_chunks(pieces, compute, accept, settings.jobs, scheduler, local_cluster)
     return [r for offset in sorted(reports) for r in reports[offset]]
 
 
 def _chunk_task(offset: int, part, settings: Settings, with_board: bool, progress=None,
-                noise: float = BID_NOISE) -> list[DealReport]:
-    return analyze_chunk(part, settings, with_board, progress, noise)
+                noise: float = BID_NOISE, tricks: tuple[int, ...] | None = None) -> list[DealReport]:
+    return analyze_chunk(part, settings, with_board, progress, noise, tricks)

@@ -45,6 +45,17 @@ def test_json_lists_every_decision_of_the_chosen_seat_in_order(three_json):
     assert summary["accuracy"] is None or 0 <= summary["accuracy"] <= 100
 
 
+def test_tricks_chosen_are_judged_as_in_the_whole_report(three_json):
+    """Each decision draws from its own seed: judging only tricks 3 and 20-21 gives their rows of the
+    whole report, and nothing else (no bid, no other trick)."""
+    some = run(str(DATA / "three-players.txt"), "--seat", "2", "--trick", "3,20-21", *FAST, "--format", "json")
+    assert some.exit_code == 0, some.output
+    rows = json.loads(some.output)["deals"][0]["decisions"]
+    assert [d["trick"] for d in rows] == [3, 20, 21]
+    whole = [d for d in three_json["deals"][0]["decisions"] if d["trick"] in (3, 20, 21)]
+    assert rows == whole
+
+
 def test_same_seed_same_report_whatever_the_threads(three_json):
     again = run(str(DATA / "three-players.txt"), "--seat", "2", *FAST, "--format", "json", "--jobs", "1")
     assert json.loads(again.output) == three_json
@@ -78,10 +89,18 @@ def test_html_is_one_self_contained_page(tmp_path):
     (["--seat", "6"], "--seat"),
     (["--seat", "x"], "--seat"),
     (["--format", "html"], "--out"),
+    (["--trick", "25"], "--trick"),
+    (["--trick", "7-x"], "7-x"),
+    (["--trick", "9-3"], "9-3"),
 ])
 def test_bad_options_give_one_line(args, needle):
     result = run(str(DATA / "three-players.txt"), *args, "--quiet")
     assert result.exit_code == 2 and needle in result.output and "Traceback" not in result.output
+
+
+def test_a_trick_the_deal_does_not_have_is_named():
+    result = run(str(DATA / "four-players.txt"), "--trick", "19", "--quiet")
+    assert result.exit_code == 2 and "trick 19 does not exist at 4 players (18 tricks)" in result.output
 
 
 def test_a_missing_file_is_named():
