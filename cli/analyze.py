@@ -270,7 +270,7 @@ def group_text(choices: list[str], sep: str | None = None, width: int | None = N
 def _table(report) -> str:
     from analyzer.coach.reasons import LABELS
     lines = [f"deal {report.index + 1} ({report.players} players; {report.policy} play, "
-             f"{report.worlds} worlds per card; losses in contract points)"]
+             f"{report.worlds} worlds per card; bids read as {report.reading.words()}; losses in contract points)"]
     lines.append(f"{'seat':>4}  {'phase':<8}{'trick':>5}  {'played':<26}{'best':<26}{'loss':>8} {'± se':>6}  verdict")
     for d in report.decisions:
         if not d.judged:

@@ -6,6 +6,7 @@ import dataclasses
 
 import click
 
+from analyzer.coach.auction_reading import readings_words
 from analyzer.coach.cards import WORLDS
 from analyzer.quality.coach_calibration import calibration, first_cards
 from analyzer.runs import Settings
@@ -41,7 +42,7 @@ def calibrate_coach_command(file, policy, worlds, deals, seed, jobs, quiet, nois
                    "first_cards": [dataclasses.asdict(c) for c in cards]})
         return
     click.echo(f"{len(records)} deals, {sum(r.deals for r in rows if r.role == 'taker')} with a taker; "
-               f"{policy} play, {deals or WORLDS} worlds per card, auction noise {noise:g} points")
+               f"{policy} play, {deals or WORLDS} worlds per card, bids read as {readings_words(records, noise)}")
     click.echo(f"{'role':<9}{'seats':>6}{'chance':>8}{'made':>7}{'gap':>8}{'± se':>7}  under 50 worlds")
     for r in rows:
         click.echo(f"{r.role:<9}{r.seats:>6}{cell(100 * r.chance, 7)}%{cell(100 * r.made, 6)}%"

@@ -25,10 +25,11 @@ play_policy_option = click.option(
          "cards the heuristic flags or cannot clear; or one policy for all: "
          + choices_help(play_choices()) + ".")
 auction_noise_option = click.option(
-    "--auction-noise", "noise", type=click.FloatRange(0, 100), default=BID_NOISE, show_default=True,
-    help="How far, in points of the bidding model's count, the players are taken to bid off the model: each "
-         "world counts by the chance of the recorded bids given its hands (0: exactly the model, as play "
-         "bids).")
+    "--auction-noise", "noise", type=click.FloatRange(0, 100),
+    help=f"How far, in points of the bidding model's count, the players are taken to bid off the model: each "
+         f"world counts by the chance of the recorded bids given its hands (default: {BID_NOISE:g} for players "
+         f"at a table; 0, exactly the model, for a record whose Bidding tag names the model that bid it, as "
+         f"play writes).")
 worlds_option = click.option("--worlds", type=click.IntRange(1, MAX_WORLDS), default=PIMC_WORLDS, show_default=True,
                              help="PIMC: the most worlds sampled per decision (pimc stops sooner once one card "
                                   "is clearly best; more: stronger play, slower).")

@@ -2,7 +2,8 @@
 dealt from what the seat to play knew, each world finished by the chosen policy until its last tricks
 (``kernels.evaluate.EXACT_TRICKS``), which the endgame solver plays perfectly; and the same on the real
 layout for hindsight.  Each world counts by the chance that the other seats bid as recorded given its
-hands (``bid``'s model and error, ``analyzer.advice.auction``): the values are weighted means, with
+hands (``analyzer.coach.auction_reading``: ``bid``'s model and error for players at a table, the model
+itself, exactly, for a record it bid): the values are weighted means, with
 Kish's effective number of worlds.
 
 Under the mixed model (the default) the heuristic screens every decision on all the worlds; a decision
@@ -20,8 +21,8 @@ from typing import Callable
 import numpy as np
 
 from analyzer import cards as C
-from analyzer.advice.auction import BID_NOISE
 from analyzer.baselines import method_id
+from analyzer.coach.auction_reading import AuctionReading
 from analyzer.coach.equivalence import card_classes
 from analyzer.coach.verdicts import Decision, Option
 from analyzer.errors import TarotError
@@ -41,7 +42,6 @@ from kernels.playout import set_auction
 
 WORLDS = 400            # worlds per card decision by default
 EXACT_TRICKS = 6        # hindsight is solved exactly from this many tricks before the end (a few ms)
-BIDDING = "tarotclub"   # the bidding model the recorded auction is read by (``bid``'s default)
 LOW_EFFECTIVE = 50      # below this many effective worlds (Kish's) a decision says so in its note
 SEARCH_WORLDS = 64      # worlds an open decision is valued on again by the search, under the mixed model, at least
 SEARCH_EFFECTIVE = 24   # ... and as many more as make this many effective worlds (Kish's), up to
@@ -56,13 +56,14 @@ def cards_out(game: Game, seat: int) -> int:
 
 
 def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True,
-               is_open: Callable[[Decision], bool] | None = None, noise: float = BID_NOISE) -> Decision:
+               is_open: Callable[[Decision], bool] | None = None,
+               reading: AuctionReading = AuctionReading()) -> Decision:
     """The decision of the seat to play in ``game`` (in play, every hand known to the engine) to play
     ``card``: its alternatives valued on ``settings.worlds_per_card`` worlds (``WORLDS`` when None) from what the
     seat knew, finished by ``settings.policy``; with ``hindsight``, also on the real layout.  Under the
     mixed model the heuristic values them, and the search again where ``is_open`` says the heuristic's
-    decision is open (without ``is_open``, never).  The other seats' bids are read with an error of
-    ``noise`` points on their count (``analyzer.advice.auction``)."""
+    decision is open (without ``is_open``, never).  The other seats' bids are read as ``reading`` says
+    (``analyzer.coach.auction_reading``)."""
     if game.phase is not Phase.PLAY or game.taker is None:
         raise TarotError("a card is judged during the play of a deal with a taker")
     seat = game.to_act
@@ -79,7 +80,7 @@ def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True
     screen = settings.with_(policy="heuristic") if mixed else settings.for_contract(game.contract,
                                                                                     game.rules.players)
     worlds = settings.worlds_per_card or WORLDS
-    values = _world_values(game, candidates, screen, worlds, hindsight, noise)
+    values = _world_values(game, candidates, screen, worlds, hindsight, reading)
     note = ""
     if not values.weights.max() > 0:         # no world explains the auction: every world counts alike
         values.weights[:] = 1.0
@@ -104,7 +105,7 @@ def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True
         note = note or "the heuristic's values: too few effective worlds to search"
         return dataclasses.replace(decision, note=note)
     search = settings.for_contract(game.contract, game.rules.players)
-    searched = _world_values(game, candidates, search, n, False, noise)
+    searched = _world_values(game, candidates, search, n, False, reading)
     options, held = controlled_options(candidates, card, searched, values, n)
     return dataclasses.replace(decision, options=options, judged_by=search.policy, held_out=held)
 
@@ -139,14 +140,14 @@ def judge_chunks(worlds: int) -> int:
 
 
 def _world_values(game: Game, candidates: list[int], settings: Settings, worlds: int, hindsight: bool,
-                  noise: float) -> WorldValues:
+                  reading: AuctionReading) -> WorldValues:
     """``candidates`` played by ``settings.policy`` on the first ``worlds`` worlds of ``settings.seed``
     (``kernels.evaluate.judge_values``; the same worlds whatever the policy), and on the real layout with
     ``hindsight`` (``judge_layout``)."""
     hs, ht, st = state_from_game(game)
     if len(game.bids) == game.rules.players:
         set_auction(st, np.array([0 if b is None else int(b) for b in game.bids], dtype=np.int64),
-                    method_id(BIDDING))
+                    method_id(reading.bidding))
     policies = policy_ids(settings.policy, game.rules.players)
     exact = int(EXACT_BY_PLAYERS[game.rules.players])
     if game.rules.tricks - len(game.tricks) > exact:     # the solver plays the last tricks of each world only
@@ -158,7 +159,7 @@ def _world_values(game: Game, candidates: list[int], settings: Settings, worlds:
     truth_made = np.zeros(k, dtype=np.int64)
     with threads(settings.jobs):
         over_rows(judge_values, judge_chunks(worlds), hs, ht, st, picks, policies, settings.worlds,
-                  np.uint64(settings.seed), exact, float(noise), out.scores, out.made, out.weights,
+                  np.uint64(settings.seed), exact, float(reading.noise), out.scores, out.made, out.weights,
                   np.zeros((worlds, 2, game.rules.players + 1), dtype=np.uint64))
         if hindsight:
             over_rows(judge_layout, k, hs, ht, st, picks, policies, settings.worlds, np.uint64(settings.seed), exact,

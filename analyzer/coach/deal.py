@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from analyzer import cards as C
-from analyzer.advice.auction import BID_NOISE
 from analyzer.coach import reasons as R
+from analyzer.coach.auction_reading import AuctionReading, reading_of
 from analyzer.coach.board import board_extras, finish_line, line_seed, luck_and_skill
 from analyzer.coach.cards import WORLDS, judge_card
 from analyzer.coach.decisions import judge_before_play
@@ -55,6 +55,7 @@ class DealReport:
     policy: str
     worlds: int
     board: dict | None = field(default=None, compare=False)     # ``analyzer.coach.board.board_extras``
+    reading: AuctionReading = AuctionReading()                  # how the recorded bids were read
 
     def summary(self) -> dict[int, SeatSummary]:
         seats = sorted({d.seat for d in self.decisions})
@@ -63,6 +64,7 @@ class DealReport:
     def as_dict(self) -> dict:
         summary = self.summary()
         out = {"index": self.index, "players": self.players, "policy": self.policy, "worlds": self.worlds,
+               "auction_read": {"bidding": self.reading.bidding, "noise": self.reading.noise},
                "decisions": [d.as_dict() for d in self.decisions],
                "summary": {str(s + 1): v.as_dict() for s, v in summary.items()}}
         if self.board is not None:
@@ -129,17 +131,18 @@ def named(d: Decision, game: Game, final: Game, line: Game | None) -> Decision:
     return dataclasses.replace(d, reasons=tuple(found))
 
 
-def judge_decision(game: Game, decision, settings: Settings, final: Game, noise: float = BID_NOISE) -> Decision:
+def judge_decision(game: Game, decision, settings: Settings, final: Game,
+                   reading: AuctionReading = AuctionReading()) -> Decision:
     """A decision before the play, in contract points: under the mixed model the heuristic's screen
     (``DEALS`` deals), and the advice commands' own run (the mixed model, to its precision) where the
     screen leaves it open (``is_open``)."""
     mixed = settings.policy == MIXED
     screen = settings.with_(policy="heuristic") if mixed else settings
-    judged = dataclasses.replace(scaled(judge_before_play(game, decision, screen, noise=noise), game, final),
+    judged = dataclasses.replace(scaled(judge_before_play(game, decision, screen, reading=reading), game, final),
                                  judged_by=screen.policy)
     if not mixed or not is_open(judged):
         return judged
-    again = scaled(judge_before_play(game, decision, settings.with_(deals=None), to_precision=True, noise=noise),
+    again = scaled(judge_before_play(game, decision, settings.with_(deals=None), to_precision=True, reading=reading),
                    game, final)
     return dataclasses.replace(again, judged_by=MIXED) if again.judged else judged
 
@@ -171,7 +174,7 @@ def to_judge(record, seats: Iterable[int] | None, phases: Iterable[str] | None =
 
 def analyze_record(record, seats: Iterable[int] | None, settings: Settings, index: int = 0,
                    progress: Callable[[int, int], None] | None = None, with_board: bool = True,
-                   noise: float = BID_NOISE, phases: Iterable[str] | None = None,
+                   noise: float | None = None, phases: Iterable[str] | None = None,
                    tricks: Iterable[int] | None = None) -> DealReport:
     """Judge the decisions of ``seats`` (0-based; None: every seat whose hand is known) in ``record``
     (an ``analyzer.records.Record``), only those of ``phases`` when given (``card``, ``bid``, ...)
@@ -180,8 +183,11 @@ def analyze_record(record, seats: Iterable[int] | None, settings: Settings, inde
     A record with unknown hands is judged on a stand-in layout
     (``analyzer.coach.standin``) from its known seats, without hindsight.  ``with_board``: the replay
     board's figures too (``analyzer.coach.board``: the table, the curves, the lines of the flagged
-    cards, luck and skill).  The bids are read with an error of ``noise`` points on each count."""
+    cards, luck and skill).  The bids are read as ``reading_of(record, noise)`` says: by the model that bid
+    them, exactly, for a record it bid (its ``Bidding`` tag), else by ``bid``'s model with its error;
+    ``noise`` points of error when given."""
     wanted = set(record.known_seats if seats is None else seats)
+    reading = reading_of(record, noise)
     original = record
     complete = record.replay.complete
     if not complete:
@@ -197,7 +203,7 @@ def analyze_record(record, seats: Iterable[int] | None, settings: Settings, inde
         own = settings.with_(seed=decision_seed(settings.seed, d.index))
         if d.phase == "card":
             judged = scaled(judge_card(game, parse_card(d.action), own, hindsight=complete,
-                                       is_open=lambda screened: is_open(scaled(screened, game, final)), noise=noise),
+                                       is_open=lambda screened: is_open(scaled(screened, game, final)), reading=reading),
                             game, final)
             if judged.judged:
                 positions[len(out)] = game
@@ -211,10 +217,11 @@ def analyze_record(record, seats: Iterable[int] | None, settings: Settings, inde
                     line = None
             out.append(named(judged, game, final, line))
         else:
-            out.append(named(judge_decision(game, d, own, final, noise), game, final, None))
+            out.append(named(judge_decision(game, d, own, final, reading), game, final, None))
         if progress:
             progress(k + 1, len(todo))
-    report = DealReport(index, record.players, out, settings.policy, settings.worlds_per_card or WORLDS)
+    report = DealReport(index, record.players, out, settings.policy, settings.worlds_per_card or WORLDS,
+                        reading=reading)
     if with_board:
         board = board_extras(original, record, out, positions, settings, finished)
         board["luck"] = luck_and_skill(original, out, report.summary())

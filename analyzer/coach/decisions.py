@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import math
 
-from analyzer.advice.auction import BID_NOISE
 from analyzer.advice.bid import bid_advice
 from analyzer.advice.choices import POIGNEE_NAMES, call_options, chelem_options, compare, poignee_options
 from analyzer.advice.discard import best_discards
 from analyzer.advice.odds import chelem_in_sight
+from analyzer.coach.auction_reading import AuctionReading
 from analyzer.coach.verdicts import Decision, Option
 from analyzer.errors import TarotError
 from analyzer.game import Game, poignee_level
@@ -33,17 +33,17 @@ DEALS = 2000            # deals per decision before the play, by default
 
 
 def judge_before_play(game: Game, decision, settings: Settings, to_precision: bool = False,
-                      noise: float = BID_NOISE) -> Decision:
+                      reading: AuctionReading = AuctionReading()) -> Decision:
     """Judge ``decision`` (an ``analyzer.records.Decision`` of a phase before the play) made in ``game``:
     on ``settings.deals`` deals (``DEALS`` when None), or with ``to_precision`` as the advice commands
     run, to their precision (the mixed judge's second look at an open decision).  A bid is valued given
-    the earlier bids read with an error of ``noise`` points (``analyzer.advice.auction``)."""
+    the earlier bids read as ``reading`` says (``analyzer.coach.auction_reading``)."""
     if settings.deals is None and not to_precision:
         settings = settings.with_(deals=DEALS)
     seat, phase, action = decision.seat, decision.phase, decision.action
     try:
         if phase == "bid":
-            return _bid(game, seat, action, settings, noise)
+            return _bid(game, seat, action, settings, reading)
         if phase == "discard":
             return _discard(game, seat, action, settings)
         if seat != game.taker or phase == "misere":
@@ -59,8 +59,9 @@ def _dealt(game: Game, seat: int) -> Hand:
     return game.deal.hands[seat]
 
 
-def _bid(game: Game, seat: int, action: str, settings: Settings, noise: float) -> Decision:
-    advice = bid_advice(_dealt(game, seat), game.rules, seat, list(game.bids), settings, noise=noise)
+def _bid(game: Game, seat: int, action: str, settings: Settings, reading: AuctionReading) -> Decision:
+    advice = bid_advice(_dealt(game, seat), game.rules, seat, list(game.bids), settings, bidding=reading.bidding,
+                        noise=reading.noise)
     options = [Option(o.token, o.score, None, o.vs_best) for o in advice.options]    # no contract yet
     return _decision(seat, "bid", action, with_chelem(game, seat, options, settings))
 

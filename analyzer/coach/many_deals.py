@@ -12,7 +12,6 @@ from functools import partial
 from pathlib import Path
 from typing import Callable, Sequence
 
-from analyzer.advice.auction import BID_NOISE
 from analyzer.coach.deal import DealReport, analyze_record, to_judge
 from analyzer.errors import TarotError
 from analyzer.records import Record, RecordError, load_records
@@ -89,10 +88,11 @@ def decisions_to_judge(deal: InputDeal, seats: Sequence[int] | None, tricks: Seq
 
 
 def analyze_chunk(tasks: list[tuple[InputDeal, tuple[int, ...] | None]], settings: Settings, with_board: bool,
-                  progress: Callable[[int], None] | None = None, noise: float = BID_NOISE,
+                  progress: Callable[[int], None] | None = None, noise: float | None = None,
                   tricks: tuple[int, ...] | None = None) -> list[DealReport]:
     """The reports of ``tasks`` (a deal and the seats judged in it), each on its own seed (``deal_seed``),
-    the bids read with an error of ``noise`` points, with ``tricks`` only the cards of those tricks;
+    the bids read with an error of ``noise`` points when given (else as each record says:
+    ``analyzer.coach.auction_reading``), with ``tricks`` only the cards of those tricks;
     ``progress(n)`` after each decision, ``n`` the decisions judged so far in this call."""
     out, done = [], 0
     for deal, seats in tasks:
@@ -112,10 +112,11 @@ def analyze_chunk(tasks: list[tuple[InputDeal, tuple[int, ...] | None]], setting
 def analyze_deals(tasks: list[tuple[InputDeal, tuple[int, ...] | None]], settings: Settings,
                   with_board: bool = True, chunk: int = CHUNK, scheduler: str | None = None,
                   local_cluster: int | None = None,
-                  progress: Callable[[int, int], None] | None = None, noise: float = BID_NOISE,
+                  progress: Callable[[int, int], None] | None = None, noise: float | None = None,
                   tricks: tuple[int, ...] | None = None) -> list[DealReport]:
     """Judge each of ``tasks`` (a deal and the seats whose decisions are judged, None: every known seat;
-    the bids read with an error of ``noise`` points; with ``tricks``, only the cards of those tricks)
+    the bids read with an error of ``noise`` points when given, else as each record says; with
+    ``tricks``, only the cards of those tricks)
     in chunks of ``chunk`` deals (``analyzer.batch.run_chunks``: here on ``settings.jobs`` threads, or
     on a dask.distributed cluster); the reports in the tasks' order.  ``progress(done, total)`` counts
     the decisions judged: after each one here, after each chunk on a cluster."""
@@ -149,5 +150,5 @@ def analyze_deals(tasks: list[tuple[InputDeal, tuple[int, ...] | None]], setting
 
 
 def _chunk_task(offset: int, part, settings: Settings, with_board: bool, progress=None,
-                noise: float = BID_NOISE, tricks: tuple[int, ...] | None = None) -> list[DealReport]:
+                noise: float | None = None, tricks: tuple[int, ...] | None = None) -> list[DealReport]:
     return analyze_chunk(part, settings, with_board, progress, noise, tricks)

@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from analyzer.advice.auction import BID_NOISE
+from analyzer.coach.auction_reading import reading_of
 from analyzer.coach.cards import judge_card
 from analyzer.coach.deal import decision_seed
 from analyzer.notation import parse_card
@@ -49,9 +49,10 @@ class RoleCalibration:
 
 
 def first_cards(records: Iterable, settings: Settings, progress: Callable[[int, int], None] | None = None,
-                noise: float = BID_NOISE) -> list[FirstCard]:
+                noise: float | None = None) -> list[FirstCard]:
     """Every seat's first judged card in ``records`` (``analyzer.records.Record``, every hand known), the
-    bids read with an error of ``noise`` points."""
+    bids read as ``analyze`` reads them (``analyzer.coach.auction_reading.reading_of``: ``noise`` points of
+    error when given)."""
     records = list(records)
     out = []
     for i, rec in enumerate(records):
@@ -67,7 +68,7 @@ def first_cards(records: Iterable, settings: Settings, progress: Callable[[int, 
                 continue
             game = rec.position(d.index)
             judged = judge_card(game, parse_card(d.action), settings.with_(seed=decision_seed(settings.seed, d.index)),
-                                hindsight=False, noise=noise)
+                                hindsight=False, reading=reading_of(rec, noise))
             if not judged.judged:
                 continue
             seen.add(d.seat)

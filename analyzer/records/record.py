@@ -58,6 +58,9 @@ class RecordError(TarotError):
         super().__init__(f"{prefix}: {message}" if prefix else message)
 
 
+BIDDING_TAG = "Bidding"                     # the tag naming the bidding model that bid the auction
+BIDDING_MODELS = ("chavey", "tarotclub")    # the models it may name (``analyzer.baselines.METHODS``)
+
 @dataclass
 class Record:
     """One deal record.  Fields hold what was written; ``replay`` checks it and derives the rest.
@@ -88,6 +91,13 @@ class Record:
     lines: dict = field(default_factory=dict, compare=False, repr=False)
     leaders: list[int | None] = field(default_factory=list, compare=False, repr=False)
     source: str = field(default="", compare=False, repr=False)
+
+    @property
+    def bidding_model(self) -> str | None:
+        """The bidding model that bid this record's auction exactly, when its ``Bidding`` tag names one
+        (``play`` writes it); None for players at a table."""
+        named = self.tags.get(BIDDING_TAG, "").strip().lower()
+        return named if named in BIDDING_MODELS else None
 
     # ---- rules and replay ---------------------------------------------------------------------
     @property

@@ -19,7 +19,7 @@ from analyzer.baselines import method_id
 from analyzer.game import MISERE_KINDS, Game, Phase, misere_allowed
 from analyzer.hand import Deal
 from analyzer.records.build import record_of_game
-from analyzer.records.record import Record
+from analyzer.records.record import BIDDING_TAG, Record
 from analyzer.rules import Contract, Rules
 from analyzer.runs import CHUNK, PIMC_CHUNK, PIMC_WORLDS, POLICY_IDS, search_arg, threads
 from analyzer.simulate import rules_flags
@@ -41,7 +41,8 @@ def simulate_records(players: int, deals: int, seed: int = 0, policy: str = "heu
     method = method_id(bidding)
     rules = rules or Rules(players=players)
     chunk = PIMC_CHUNK if policy == "pimc" else CHUNK
-    tags = {"Event": f"simulated by tarot-analyzer play ({policy} play, {bidding} bidding)", "Seed": str(seed)}
+    tags = {"Event": f"simulated by tarot-analyzer play ({policy} play, {bidding} bidding)", "Seed": str(seed),
+            BIDDING_TAG: bidding}
     done = 0
     while done < deals:
         n = min(chunk, deals - done)

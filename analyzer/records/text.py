@@ -15,7 +15,7 @@ import re
 from analyzer import cards as C
 from analyzer.errors import TarotError
 from analyzer.notation import format_cards, parse_card, parse_cards, split_tokens
-from analyzer.records.record import BID_TOKENS, UNKNOWN_BID, UNKNOWN_CARD, Record, RecordError
+from analyzer.records.record import BID_TOKENS, BIDDING_MODELS, BIDDING_TAG, UNKNOWN_BID, UNKNOWN_CARD, Record, RecordError
 from analyzer.records.result import format_result, parse_result
 from analyzer.rules import CHIEN_SIZE, HAND_SIZE, VARIANTS, Contract
 
@@ -27,6 +27,7 @@ _SEAT_TAG = re.compile(r"(hand|seat)([0-9]+)", re.I)
 KNOWN_TAGS = ("Players", "Variants", "Chien", "Auction", "Call", "Discard", "Chelem", "Poignee", "Misere", "Result")
 REPEATABLE = ("Poignee", "Misere")
 FREE_FIRST = ("Event", "Site", "Date")
+CHECKED_TAGS = (BIDDING_TAG,)     # kept with the free tags, but their values are checked
 
 # What one record may hold: a complete record is about 1,500 characters, its longest tag (a hand) about 60.
 MAX_TAG_CHARS = 10_000            # a tag value, or a line of tricks
@@ -38,7 +39,7 @@ def canonical_tag(name: str) -> str:
     """Known tag names are matched case-insensitively, ``HandN`` and ``SeatN`` too (any number: a seat out
     of 1…P is an error, not a free tag); other names are free tags, kept as written."""
     low = name.lower()
-    for known in KNOWN_TAGS:
+    for known in KNOWN_TAGS + CHECKED_TAGS:
         if known.lower() == low:
             return known
     m = _SEAT_TAG.fullmatch(name)
@@ -250,6 +251,12 @@ def _apply_tag(rec: Record, name: str, value: str, number: int) -> None:
         return
     elif name == "Result":
         rec.result = parse_result(value, P, number, src)
+    elif name == BIDDING_TAG:
+        model = value.strip().lower()
+        if model not in BIDDING_MODELS:
+            raise RecordError(f"{BIDDING_TAG} names the bidding model that bid the auction: "
+                              f"{' or '.join(BIDDING_MODELS)}", number, value, src)
+        rec.tags[name] = model
     else:
         m = re.fullmatch(r"Seat([0-9]+)", name)
         if m and not 1 <= int(m.group(1)) <= P:

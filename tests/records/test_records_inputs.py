@@ -256,3 +256,28 @@ def test_an_inferred_hand_of_the_wrong_size_is_a_record_error_naming_the_record(
     error = one_line_error(five.replace("9H 10H 14 16 20\n", "9H 10H 14 16 2\n"), "has 16 cards",
                            f"the record that starts on line {start}")
     assert error.line == start
+
+
+# ---- the Bidding tag: the model that bid the auction ------------------------------------------------
+def test_the_bidding_tag_names_a_model_any_case_and_is_written_back():
+    from analyzer.baselines import METHODS
+    from analyzer.records.record import BIDDING_MODELS
+    assert BIDDING_MODELS == METHODS
+    rec = parse_any(FOUR.replace('[Event "Club night, table 3"]', '[bidding " TarotClub "]'))[0]
+    assert rec.bidding_model == "tarotclub" and rec.tags["Bidding"] == "tarotclub"
+    assert '[Bidding "tarotclub"]' in rec.to_text()
+    assert parse_any(json.dumps(rec.to_json()))[0].bidding_model == "tarotclub"
+    assert parse_any(FOUR)[0].bidding_model is None                 # players at a table
+
+
+def test_a_bidding_tag_that_names_no_model_is_an_error_naming_it():
+    one_line_error(FOUR.replace('[Event "Club night, table 3"]', '[Bidding "my own count"]'),
+                   "'my own count'", "chavey or tarotclub", "line 3")
+
+
+@pytest.mark.kernels
+def test_play_writes_the_model_its_seats_bid_by():
+    for bidding in ("tarotclub", "chavey"):
+        out = run("play", "--deals", 1, "--seed", 2, "--bidding", bidding, "--quiet")
+        assert out.exit_code == 0, out.output
+        assert parse_any(out.output)[0].bidding_model == bidding

@@ -382,7 +382,8 @@
       Object.keys(d.curve.knowledge).map(function (s) { return '<option value="' + s + '">seat ' + s + "\u2019s knowledge</option>"; }).join("");
     cs.value = state.curve;
     $("meta").textContent = d.players + " players \u00b7 " + (d.table.taker ? "seat " + d.table.taker + " takes " + d.table.contract + (d.table.called ? ", calling " + d.table.called : "") : "no taker") +
-      " \u00b7 judged with " + d.policy + " play, " + d.worlds + " worlds per card";
+      " \u00b7 judged with " + d.policy + " play, " + d.worlds + " worlds per card, bids read as " +
+      d.auction_read.bidding + (d.auction_read.noise ? " \u00b1 " + d.auction_read.noise + " points" : " exactly");
     renderLuck();
   }
 
