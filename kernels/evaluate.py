@@ -187,47 +187,54 @@ def choose(n, k):
 
 
 @njit(cache=True)
-def judge_world(sampler, st, seat, candidates, policies, search_worlds, state, exact, w, noise, scores, made,
+def judge_world(sampler, st, seat, candidates, policies, search_worlds, state, exact, w, noise, skip, scores, made,
                 scratch, hands):
     """``candidates_in_world`` for the judge: each candidate played by ``play_candidate_exact``, the
     taker's discard as a taker makes it (``model_aside``); returns the world's weight: the auction's
     (``kernels.pimc.auction_likelihood`` with an error of ``noise`` points: the chance that the other
     seats bid as recorded, given their hands in this world) times ``model_aside``'s and the King call's
-    (``call_likelihood``)."""
+    (``call_likelihood``).  With ``skip``, a world of weight 0 is not played (its scores 0): it counts
+    for nothing in a weighted mean."""
     place, world_s, world_t, play_s, play_t, play_st, result = scratch
     state, partner = draw_world(sampler, state, place, st, seat, np.bool_(True), world_s, world_t)
     splits = model_aside(world_s, world_t, st, seat)
     for p in range(st[PLAYERS] + 1):
         hands[0, p] = world_s[p]
         hands[1, p] = world_t[p]
+    weight = splits * call_likelihood(world_s, world_t, st, seat) * auction_likelihood(world_s, world_t, st, seat,
+                                                                                      noise)
+    if skip and weight == 0.0:
+        scores[:] = 0
+        made[:] = 0
+        return weight
     for j in range(candidates.shape[0]):
         load_world(world_s, world_t, st, partner, play_s, play_t, play_st)
         play_candidate_exact(play_s, play_t, play_st, candidates[j], policies, search_worlds, state, result, exact,
                              w)
         scores[j] = result[seat]
         made[j] = result[R_MADE]
-    return splits * call_likelihood(world_s, world_t, st, seat) * auction_likelihood(world_s, world_t, st, seat,
-                                                                                    noise)
+    return weight
 
 
 @njit(nogil=True, cache=True)
-def judge_values(lo, hi, hs, ht, st, candidates, policies, search_worlds, seed, exact, noise, scores, made, weights,
-                 hands):
+def judge_values(lo, hi, first, hs, ht, st, candidates, policies, search_worlds, seed, exact, noise, skip, scores,
+                 made, weights, hands):
     """The judge: ``scores[w, j]``/``made[w, j]`` when the seat to play plays ``candidates[j]`` in world
     ``w``, the last ``exact`` tricks played perfectly (``play_candidate_exact``), ``weights[w]`` the
-    world's auction weight and ``hands[w]`` its hands (``judge_world``), for the worlds of chunks
-    ``lo … hi-1``: worlds are split into fixed chunks of ``CHUNK``, each with its own
-    solver workspace, so that the values do not depend on the threads; world ``w`` draws from stream
+    world's auction weight and ``hands[w]`` its hands (``judge_world``; with ``skip``, the worlds of
+    weight 0 not played), for the worlds of chunks ``first + lo … first + hi-1``: worlds are split into
+    fixed chunks of ``CHUNK``, each with its own solver workspace, so that the values do not depend on
+    the threads, nor on how many worlds are drawn after them; world ``w`` draws from stream
     ``(seed, w)``."""
     players = st[PLAYERS]
     seat = (st[LEADER] + st[TRICK_LEN]) % players
     n = scores.shape[0]
-    for c in range(lo, hi):
+    for c in range(first + lo, first + hi):
         w = new_workspace(np.int64(EXACT_TABLE_BITS if exact > 0 else 1))
         scratch = world_scratch(players)
         for v in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             weights[v] = judge_world(seat_sampler(hs, ht, st, seat), st, seat, candidates, policies, search_worlds,
-                                     stream_state(seed, v), exact, w, noise, scores[v], made[v], scratch,
+                                     stream_state(seed, v), exact, w, noise, skip, scores[v], made[v], scratch,
                                      hands[v])
 
 

@@ -4,7 +4,8 @@ dealt from what the seat to play knew, each world finished by the chosen policy 
 layout for hindsight.  Each world counts by the chance that the other seats bid as recorded given its
 hands (``analyzer.coach.auction_reading``: ``bid``'s model and error for players at a table, the model
 itself, exactly, for a record it bid): the values are weighted means, with
-Kish's effective number of worlds.
+Kish's effective number of worlds.  A world the auction rules out (weight 0) is not played; more are
+drawn (up to ``MOST_DRAWN`` times as many) until as many as asked fit it.
 
 Under the mixed model (the default) the heuristic screens every decision on all the worlds; a decision
 the screen leaves open (``is_open``: a verdict, or one its noise cannot rule out) is valued again by the
@@ -15,6 +16,7 @@ variate and the heuristic on the other worlds their reference (``controlled_opti
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Callable
 
@@ -45,7 +47,8 @@ EXACT_TRICKS = 6        # hindsight is solved exactly from this many tricks befo
 LOW_EFFECTIVE = 50      # below this many effective worlds (Kish's) a decision says so in its note
 SEARCH_WORLDS = 64      # worlds an open decision is valued on again by the search, under the mixed model, at least
 SEARCH_EFFECTIVE = 24   # ... and as many more as make this many effective worlds (Kish's), up to
-SEARCH_MOST = 192       # ... this many; a decision whose worlds cannot is left to the heuristic
+SEARCH_MOST = 192       # ... this many played; a decision whose worlds cannot is left to the heuristic
+MOST_DRAWN = 8          # worlds drawn per world asked, at most, while too few of them fit the auction
 
 
 def cards_out(game: Game, seat: int) -> int:
@@ -80,15 +83,16 @@ def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True
     screen = settings.with_(policy="heuristic") if mixed else settings.for_contract(game.contract,
                                                                                     game.rules.players)
     worlds = settings.worlds_per_card or WORLDS
-    values = _world_values(game, candidates, screen, worlds, hindsight, reading)
+    values = _world_values(game, candidates, screen, worlds, hindsight, reading, most=MOST_DRAWN * worlds)
     note = ""
     if not values.weights.max() > 0:         # no world explains the auction: every world counts alike
+        values = _world_values(game, candidates, screen, worlds, hindsight, reading, skip=False)
         values.weights[:] = 1.0
         note = "no world explains the auction: worlds weighed alike"
     values.weights /= values.weights.max()
     options, effective, held = weighted_options(candidates, card, values.scores, values.made, values.weights)
     if effective < LOW_EFFECTIVE and not note:
-        note = f"few worlds fit the auction: {effective:.0f} effective worlds of {worlds}"
+        note = f"few worlds fit the auction: {effective:.0f} effective worlds of {len(values.weights)} drawn"
     truth_scores = values.truth_scores
     exact = int(EXACT_BY_PLAYERS[game.rules.players])
     left = game.rules.tricks - len(game.tricks)
@@ -111,13 +115,17 @@ def judge_card(game: Game, card: int, settings: Settings, hindsight: bool = True
 
 
 def search_worlds(weights: np.ndarray) -> int | None:
-    """How many of the first worlds the search plays: ``SEARCH_WORLDS``, or more until Kish's effective
+    """How many of the first worlds the search values: ``SEARCH_WORLDS``, or more until Kish's effective
     number of those worlds reaches ``SEARCH_EFFECTIVE``, leaving at least as many worlds to the reference
-    (the heuristic's alone) and at most ``SEARCH_MOST``; None when no such count does."""
+    (the heuristic's alone), with at most ``SEARCH_MOST`` of them played (those of weight 0, which the
+    auction rules out, are not); None when no such count does."""
     total = len(weights)
     first = np.cumsum(weights)
     second = np.cumsum(weights * weights)
-    for n in range(SEARCH_WORLDS, min(SEARCH_MOST, total // 2) + 1, 16):
+    played = np.cumsum(weights > 0)
+    for n in range(SEARCH_WORLDS, total // 2 + 1, 16):
+        if played[n - 1] > SEARCH_MOST:
+            return None
         if second[n - 1] > 0 and first[n - 1] ** 2 / second[n - 1] >= SEARCH_EFFECTIVE:
             return n
     return None
@@ -140,10 +148,12 @@ def judge_chunks(worlds: int) -> int:
 
 
 def _world_values(game: Game, candidates: list[int], settings: Settings, worlds: int, hindsight: bool,
-                  reading: AuctionReading) -> WorldValues:
-    """``candidates`` played by ``settings.policy`` on the first ``worlds`` worlds of ``settings.seed``
+                  reading: AuctionReading, most: int | None = None, skip: bool = True) -> WorldValues:
+    """``candidates`` played by ``settings.policy`` on the first worlds of ``settings.seed``
     (``kernels.evaluate.judge_values``; the same worlds whatever the policy), and on the real layout with
-    ``hindsight`` (``judge_layout``)."""
+    ``hindsight`` (``judge_layout``).  With ``skip``, a world of weight 0 (one the auction rules out) is
+    not played, and worlds are drawn until ``worlds`` of them are played or ``most`` (``worlds`` when
+    None) are drawn: as many worlds played as asked, on the worlds that fit the auction."""
     hs, ht, st = state_from_game(game)
     if len(game.bids) == game.rules.players:
         set_auction(st, np.array([0 if b is None else int(b) for b in game.bids], dtype=np.int64),
@@ -153,18 +163,29 @@ def _world_values(game: Game, candidates: list[int], settings: Settings, worlds:
     if game.rules.tricks - len(game.tricks) > exact:     # the solver plays the last tricks of each world only
         exact = int(ENDING_TRICKS[game.rules.players])
     k = len(candidates)
-    out = WorldValues(np.zeros((worlds, k), dtype=np.int64), np.zeros((worlds, k), dtype=np.int64),
-                      np.zeros(worlds), np.zeros(k, dtype=np.int64))
+    most = max(most or worlds, worlds)
+    out = WorldValues(np.zeros((most, k), dtype=np.int64), np.zeros((most, k), dtype=np.int64),
+                      np.zeros(most), np.zeros(k, dtype=np.int64))
+    hands = np.zeros((most, 2, game.rules.players + 1), dtype=np.uint64)
     picks = np.array(candidates, dtype=np.int64)
     truth_made = np.zeros(k, dtype=np.int64)
+    drawn, end = 0, worlds
     with threads(settings.jobs):
-        over_rows(judge_values, judge_chunks(worlds), hs, ht, st, picks, policies, settings.worlds,
-                  np.uint64(settings.seed), exact, float(reading.noise), out.scores, out.made, out.weights,
-                  np.zeros((worlds, 2, game.rules.players + 1), dtype=np.uint64))
+        while True:
+            first = drawn // JUDGE_CHUNK            # a chunk begun is drawn again whole: the same worlds
+            over_rows(judge_values, judge_chunks(end) - first, first, hs, ht, st, picks, policies, settings.worlds,
+                      np.uint64(settings.seed), exact, float(reading.noise), skip, out.scores[:end], out.made[:end],
+                      out.weights[:end], hands[:end])
+            drawn = end
+            played = int(np.count_nonzero(out.weights[:drawn]))
+            if played >= worlds or drawn >= most:
+                break
+            rate = max(played, 1) / drawn           # the share of the worlds drawn that fit the auction
+            end = min(most, drawn + math.ceil(1.1 * (worlds - played) / rate))
         if hindsight:
             over_rows(judge_layout, k, hs, ht, st, picks, policies, settings.worlds, np.uint64(settings.seed), exact,
                       out.truth_scores, truth_made)
-    return out
+    return WorldValues(out.scores[:drawn], out.made[:drawn], out.weights[:drawn], out.truth_scores)
 
 
 def controlled_options(candidates: list[int], card: int, searched: WorldValues, screen: WorldValues,

@@ -65,8 +65,8 @@ def test_within_the_solver_s_reach_each_world_s_values_are_solve_s(left):
     made = np.zeros((n, len(candidates)), dtype=np.int64)
     weights = np.zeros(n)
     hands = np.zeros((n, 2, 5), dtype=np.uint64)
-    over_rows(judge_values, judge_chunks(n), hs, ht, st, candidates, policy_ids("heuristic", 4), 1, seed,
-              EXACT_TRICKS[4], 8.0, scores, made, weights, hands)
+    over_rows(judge_values, judge_chunks(n), 0, hs, ht, st, candidates, policy_ids("heuristic", 4), 1, seed,
+              EXACT_TRICKS[4], 8.0, False, scores, made, weights, hands)
     taker_side = game.side(seat) == game.side(game.taker)
     assert len({hands[w].tobytes() for w in range(n)}) == n                  # worlds of their own
     for w in range(n):
@@ -87,8 +87,8 @@ def test_a_card_perfect_play_ranks_best_in_every_world_is_never_flagged():
             settings = Settings(worlds_per_card=40, seed=3)
             scores = np.zeros((40, len(candidates)), dtype=np.int64)
             made = np.zeros_like(scores)
-            over_rows(judge_values, judge_chunks(40), hs, ht, st, candidates, policy_ids("heuristic", 4), 1,
-                      np.uint64(3), EXACT_TRICKS[4], 8.0, scores, made, np.zeros(40),
+            over_rows(judge_values, judge_chunks(40), 0, hs, ht, st, candidates, policy_ids("heuristic", 4), 1,
+                      np.uint64(3), EXACT_TRICKS[4], 8.0, False, scores, made, np.zeros(40),
                       np.zeros((40, 2, 5), dtype=np.uint64))
             for j, card in enumerate(candidates):
                 if (scores[:, j] == scores.max(axis=1)).all():
@@ -123,8 +123,8 @@ def test_the_worlds_weights_are_bid_s_on_the_same_hands():
     n = 60
     weights = np.zeros(n)
     hands = np.zeros((n, 2, 5), dtype=np.uint64)
-    over_rows(judge_values, judge_chunks(n), hs, ht, st, candidates, policy_ids("heuristic", 4), 1, np.uint64(7),
-              EXACT_TRICKS[4], BID_NOISE, np.zeros((n, len(candidates)), dtype=np.int64),
+    over_rows(judge_values, judge_chunks(n), 0, hs, ht, st, candidates, policy_ids("heuristic", 4), 1, np.uint64(7),
+              EXACT_TRICKS[4], BID_NOISE, False, np.zeros((n, len(candidates)), dtype=np.int64),
               np.zeros((n, len(candidates)), dtype=np.int64), weights, hands)
     earlier = np.array([0 if b is None else int(b) for b in bids[:3]], dtype=np.int64)
     for w in range(n):

@@ -52,8 +52,8 @@ def test_a_defender_s_worlds_give_the_taker_a_discard_it_would_make():
     legal = [c for c in range(C.N_CARDS) if game.legal_cards() >> c & 1][:2]
     hands = np.zeros((worlds, 2, 5), dtype=np.uint64)
     policies = np.full(4, HEURISTIC, dtype=np.int64)
-    over_rows(judge_values, judge_chunks(worlds), hs, ht, st, np.array(legal, dtype=np.int64), policies, 1,
-              np.uint64(5), int(ENDING_TRICKS[4]), 8.0, np.zeros((worlds, 2), dtype=np.int64),
+    over_rows(judge_values, judge_chunks(worlds), 0, hs, ht, st, np.array(legal, dtype=np.int64), policies, 1,
+              np.uint64(5), int(ENDING_TRICKS[4]), 8.0, False, np.zeros((worlds, 2), dtype=np.int64),
               np.zeros((worlds, 2), dtype=np.int64), np.zeros(worlds), hands)
     void = int(st[EXCL_S + taker])
     played = int(st[PLAYED_S + taker])
