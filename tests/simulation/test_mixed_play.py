@@ -2,6 +2,7 @@
 MIXED_WORLDS says for its player count, each answer the one its own play model gives on the same deals."""
 
 import json
+from functools import cache
 
 import numpy as np
 import pytest
@@ -66,8 +67,17 @@ def test_the_heuristic_plays_no_contract_and_a_pass_at_four_and_five_players():
     assert [own_model(None, p).searches for p in (3, 4, 5)] == [True, False, False]     # a pass, at 3 only
 
 
+@cache
 def odds_by_contract(settings, hand=HAND, rules=RULES):
+    """Every contract's odds as one play model gives them: run once for the module per model (the contracts
+    a model plays alike ask for the same run)."""
     return {o.contract: o.as_dict() for o in contract_odds(hand, rules, 0, settings).contracts}
+
+
+@cache
+def own_bid(hand: Hand, rules: Rules, seat: int, bids: tuple, settings: Settings):
+    """``bid_advice`` by one play model: run once for the module per model, as ``odds_by_contract``."""
+    return bid_advice(hand, rules, seat, list(bids), settings)
 
 
 @pytest.mark.parametrize("hand,rules", [(HAND, RULES), (HAND_5, Rules(5)), (HAND_3, Rules(3))])
@@ -156,7 +166,7 @@ def test_mixed_bid_values_each_option_by_its_play_model(hand, rules, seat, bids)
     option's deals searched."""
     mixed = bid_advice(hand, rules, seat, bids, Settings(policy="mixed", deals=24, seed=4))
     for got in mixed.options:
-        own = bid_advice(hand, rules, seat, bids, own_model(got.bid, rules.players, deals=24, seed=4))
+        own = own_bid(hand, rules, seat, tuple(bids), own_model(got.bid, rules.players, deals=24, seed=4))
         want = next(o for o in own.options if o.bid == got.bid)
         assert (got.score, got.success) == (want.score, want.success)
         if not bids:        # every run on the same 24 deals (weighted, the search's are drawn by their weights)
