@@ -75,6 +75,18 @@ def odds_by_contract(settings, hand=HAND, rules=RULES):
 
 
 @cache
+def mixed_run(command: str, hand: Hand, players: int, precision: float, seed: int):
+    """``odds`` (``contract_odds``) or ``bid`` (``bid_advice``, no earlier bid) for the seat first to speak under
+    the mixed model, to ``precision``, with the progress counts it reported: run once for the module, for
+    the tests that check the same run."""
+    heard = []
+    settings = Settings(policy="mixed", precision=precision, seed=seed, progress=lambda done, total: heard.append(done))
+    if command == "odds":
+        return contract_odds(hand, Rules(players), 0, settings), heard
+    return bid_advice(hand, Rules(players), 0, [], settings), heard
+
+
+@cache
 def own_bid(hand: Hand, rules: Rules, seat: int, bids: tuple, settings: Settings):
     """``bid_advice`` by one play model: run once for the module per model, as ``odds_by_contract``."""
     return bid_advice(hand, rules, seat, list(bids), settings)
@@ -114,7 +126,7 @@ def test_a_discard_s_candidates_are_screened_by_the_heuristic_under_the_mixed_mo
 def test_mixed_odds_stop_each_group_of_contracts_at_its_own_precision():
     """At 4 players Prise and Garde (12 worlds) and Garde sans and contre (4) are searched apart: each
     group's searched deals its own, the more of them reported, and the control runs' deals beyond."""
-    mixed = contract_odds(HAND, RULES, 0, Settings(policy="mixed", precision=0.05, seed=2))
+    mixed, _ = mixed_run("odds", HAND, 4, 0.03, 2)         # the next test's run
     n = {o.contract: o.score.n for o in mixed.contracts}
     assert n[Contract.PRISE] == n[Contract.GARDE] and n[Contract.GARDE_SANS] == n[Contract.GARDE_CONTRE]
     assert mixed.searched_deals == max(n.values()) and mixed.deals == mixed.control_deals > mixed.searched_deals
@@ -124,7 +136,7 @@ def test_mixed_odds_stop_each_group_of_contracts_at_its_own_precision():
 def test_the_searched_contracts_run_to_their_multiple_of_the_precision_asked(players, hand):
     """A search runs to ODDS_PRECISION times the precision asked (by player count), so that its own noise
     seldom puts a gap beyond +-3 pp; the control run to half of that, its deals the most of the command's."""
-    mixed = contract_odds(hand, Rules(players), 0, Settings(policy="mixed", precision=0.03, seed=2))
+    mixed, _ = mixed_run("odds", hand, players, 0.03, 2)
     for o in mixed.contracts:
         low, high = o.success.wilson()
         assert (high - low) / 2 <= 0.03 * ODDS_PRECISION[players]
@@ -149,13 +161,10 @@ def test_odds_and_bid_run_to_their_own_multiple_of_the_precision():
 def test_progress_counts_rise_across_the_groups():
     """The mixed model runs its groups in turn: the progress count goes on from the earlier groups'
     deals instead of starting again (one count rising, the deals simulated so far)."""
-    calls = []
-    settings = Settings(policy="mixed", precision=0.05, seed=2, progress=lambda done, total: calls.append(done))
-    mixed = contract_odds(HAND_5, Rules(5), 0, settings)
+    mixed, calls = mixed_run("odds", HAND_5, 5, 0.03, 2)      # the runs that the precision tests check
     assert mixed.control_deals > 0          # the control run of the control variate, then the searched run
     assert calls == sorted(calls) and calls[-1] == mixed.control_deals + mixed.searched_deals
-    calls.clear()
-    advice = bid_advice(HAND_5, Rules(5), 0, [], settings)
+    advice, calls = mixed_run("bid", HAND_5, 5, 0.05, 4)
     assert calls == sorted(calls) and calls[-1] == advice.control_deals + advice.deals + advice.searched_deals
 
 
@@ -179,7 +188,7 @@ def test_mixed_bid_compares_a_searched_option_on_the_searched_deals(hand, rules)
     """A searched option is valued on the searched deals, or on their first ones where, clearly behind the
     best (``BEHIND_Z``) and within the precision, it stopped; compared with another on the deals both were
     played on."""
-    mixed = bid_advice(hand, rules, 0, [], Settings(policy="mixed", precision=0.05, seed=4))
+    mixed, _ = mixed_run("bid", hand, rules.players, 0.05, 4)
     assert mixed.deals > mixed.searched_deals > 0
     best = mixed.recommendation
     searched = {o.bid: own_model(o.bid, rules.players).searches for o in mixed.options}
