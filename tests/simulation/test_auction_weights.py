@@ -136,12 +136,13 @@ def test_weighted_intervals_cover_the_target_mean():
 
 @pytest.mark.parametrize("seat,bids", [(2, "garde"), (3, "pass,garde"), (2, "garde-sans")])
 def test_realistic_auctions_get_advice(seat, bids):
-    result = CliRunner().invoke(main, ["bid", STRONG, "--seat", str(seat), "--bids", bids, "--deals", "400",
+    # advice, and deals weighted unequally by the earlier bids: a few deals show both
+    result = CliRunner().invoke(main, ["bid", STRONG, "--seat", str(seat), "--bids", bids, "--deals", "80",
                                        "--quiet", "--format", "json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["recommendation"] in [o["bid"] for o in data["options"]]
-    assert 0 < data["effective_deals"] < data["deals"] == 400
+    assert 0 < data["effective_deals"] < data["deals"] == 80
     assert data["auction_noise"] == 8.0
 
 
@@ -153,10 +154,10 @@ def test_no_noise_and_an_auction_the_model_never_makes_is_one_clear_line():
 
 
 def test_no_earlier_bid_weighs_nothing():
-    advice = bid_advice(Hand.parse(STRONG), Rules(), 0, [], Settings(deals=200, seed=3))
-    assert advice.effective_deals == advice.deals == 200 and advice.noise == 0.0
-    unweighted = bid_advice(Hand.parse(STRONG), Rules(), 1, [None], Settings(deals=200, seed=3), condition=False)
-    assert unweighted.effective_deals == 200
+    advice = bid_advice(Hand.parse(STRONG), Rules(), 0, [], Settings(deals=30, seed=3))
+    assert advice.effective_deals == advice.deals == 30 and advice.noise == 0.0
+    unweighted = bid_advice(Hand.parse(STRONG), Rules(), 1, [None], Settings(deals=30, seed=3), condition=False)
+    assert unweighted.effective_deals == 30
 
 
 def test_weighting_moves_the_advice_the_way_the_bids_say():
