@@ -18,33 +18,34 @@ WEAK = "7 4 2 QS 9S 5S 3S 10H 6H 2H JD 8D 5D 1D 9C 7C 4C 2C"
 
 
 def run(*args):
+    """The command's output (what it says of itself: a few deals show it as well as many)."""
     result = CliRunner().invoke(main, list(args))
     assert result.exit_code == 0, result.output
     return result.stdout
 
 
 def test_odds_says_the_score_is_the_takers_and_each_defenders_share():
-    text = run("odds", FOUR, "--deals", "50", "--quiet")
+    text = run("odds", FOUR, "--deals", "10", "--quiet")
     assert "score: the taker's expected score for the deal (each defender loses a third of it)" in text
-    data = json.loads(run("odds", FOUR, "--deals", "50", "--quiet", "--format", "json"))
+    data = json.loads(run("odds", FOUR, "--deals", "10", "--quiet", "--format", "json"))
     assert data["score_of"] == "taker" and data["called"] is None
 
 
 def test_five_player_odds_names_the_called_card():
     called = TOKENS[call_card(np.uint64(Hand.parse(FIVE).suit_bits))]
     assert called == "KD"          # no King of diamonds or clubs held; diamonds the longer of the two
-    text = run("odds", FIVE, "--players", "5", "--deals", "50", "--quiet")
+    text = run("odds", FIVE, "--players", "5", "--deals", "10", "--quiet")
     assert "this hand calls KD (King of diamonds)" in text
-    data = json.loads(run("odds", FIVE, "--players", "5", "--deals", "50", "--quiet", "--format", "json"))
+    data = json.loads(run("odds", FIVE, "--players", "5", "--deals", "10", "--quiet", "--format", "json"))
     assert data["called"] == "KD"
 
 
 def test_bid_explains_its_score_and_its_pass_line():
-    text = run("bid", WEAK, "--seat", "2", "--bids", "pass", "--deals", "50", "--quiet")
+    text = run("bid", WEAK, "--seat", "2", "--bids", "pass", "--deals", "10", "--quiet")
     assert "score: this seat's expected score for the deal, whoever takes." in text
     assert "pass: this seat passes and the later seats bid by the tarotclub count" in text
     assert "or the earlier bidder" not in text
-    text = run("bid", WEAK, "--seat", "2", "--bids", "prise", "--deals", "50", "--quiet",
+    text = run("bid", WEAK, "--seat", "2", "--bids", "prise", "--deals", "10", "--quiet",
                "--no-auction-conditioning")
     assert "or the earlier bidder may take" in text
 
