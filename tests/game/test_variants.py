@@ -89,8 +89,8 @@ def test_a_petit_sec_hand_is_annulled_in_one_line(args):
 
 
 def test_petit_sec_play_analyses_a_petit_sec_hand_and_deals_petit_sec_hands():
-    data = json_of("odds", PETIT_SEC, "--deals", "200", "--quiet", "--variant", "petit-sec=play")
-    assert data["deals"] == 200 and data["variants"]["petit-sec"] == "play"
+    data = json_of("odds", PETIT_SEC, "--deals", "20", "--quiet", "--variant", "petit-sec=play")
+    assert data["deals"] == 20 and data["variants"]["petit-sec"] == "play"
     rules = Rules(petit_sec="play")
     rows = simulate_contract(Hand.parse(WEAK), 0, Contract.PRISE, rules, "random", 20000, seed=1)
     fft = simulate_contract(Hand.parse(WEAK), 0, Contract.PRISE, Rules(), "random", 20000, seed=1)
@@ -98,12 +98,14 @@ def test_petit_sec_play_analyses_a_petit_sec_hand_and_deals_petit_sec_hands():
 
 
 def test_the_chelem_command_offers_a_petit_chelem_and_simulated_takers_announce_it():
-    default = json_of("chelem", ONE_LOSER, "--deals", "100", "--quiet")
+    # the choices offered do not depend on the deals, and the announcement changes the score of every deal
+    # at garde sans: 20 deals show both
+    default = json_of("chelem", ONE_LOSER, "--deals", "20", "--quiet")
     assert [a["choice"] for a in default["alternatives"]].count("announce a petit chelem") == 0
-    petit = json_of("chelem", ONE_LOSER, "--deals", "100", "--quiet", "--variant", "chelem=petit-chelem")
+    petit = json_of("chelem", ONE_LOSER, "--deals", "20", "--quiet", "--variant", "chelem=petit-chelem")
     assert "announce a petit chelem" in [a["choice"] for a in petit["alternatives"]]
-    odds_fft = json_of("odds", ONE_LOSER, "--deals", "100", "--quiet")
-    odds_petit = json_of("odds", ONE_LOSER, "--deals", "100", "--quiet", "--variant", "chelem=petit-chelem")
+    odds_fft = json_of("odds", ONE_LOSER, "--deals", "20", "--quiet")
+    odds_petit = json_of("odds", ONE_LOSER, "--deals", "20", "--quiet", "--variant", "chelem=petit-chelem")
     by_fft = {c["contract"]: c for c in odds_fft["contracts"]}
     by_petit = {c["contract"]: c for c in odds_petit["contracts"]}
     # garde sans: no discard, so the simulated taker holds the one-loser hand and announces +300 / -150
@@ -122,7 +124,8 @@ def test_misere_on_pays_the_declarer_in_the_simulations():
 
 
 def test_goulash_values_pass_by_the_goulash_played_out():
-    bids = ("--seat", "4", "--bids", "pass,pass,pass", "--deals", "200", "--quiet", "--no-auction-conditioning")
+    # a redeal's pass scores 0 on every deal, a Goulash's varies: 40 deals show both
+    bids = ("--seat", "4", "--bids", "pass,pass,pass", "--deals", "40", "--quiet", "--no-auction-conditioning")
     redeal = {o["bid"]: o for o in json_of("bid", WEAK, *bids)["options"]}
     assert redeal["pass"]["expected_score"] == 0 and redeal["pass"]["se"] == 0
     goulash = {o["bid"]: o for o in json_of("bid", WEAK, *bids, "--variant", "all-pass=goulash")["options"]}
