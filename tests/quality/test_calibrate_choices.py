@@ -223,25 +223,30 @@ def test_the_answers_error_correlation():
     assert error_correlation([x, np.ones(5000)], None).tolist() == [[1.0, 0.0], [0.0, 1.0]]
 
 
-def test_the_command_runs_and_says_what_it_measured():
-    args = ["calibrate-choices", "poignee", "--hands", "1", "--deals", "6", "--deep-worlds", "2", "--jobs", "1",
-            "--quiet"]
-    result = CliRunner().invoke(main, [*args, "--format", "json", "--seed", "4"])
+def test_the_command_runs_and_says_what_it_measured(tmp_path):
+    """One hand, its check written to a record: the run's JSON, then the table of the same check taken
+    from the record (a run with --resume).  Seed 9 deals a strong hand, whose answers reach the default
+    precision in few deals: the output is what is checked here, not the figures."""
+    record = tmp_path / "run.jsonl"
+    args = ["calibrate-choices", "poignee", "--hands", "1", "--deals", "6", "--deep-worlds", "2", "--seed", "9",
+            "--jobs", "1", "--quiet", "--record", str(record)]
+    result = CliRunner().invoke(main, [*args, "--format", "json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert (data["question"], data["players"], data["seat"], data["contract"], data["hands"]) == (
         "poignee", 4, 1, "garde", 1)
     assert data["deep"] == {"policy": "pimc", "worlds": 2, "paired_deals": 6, "seed": SEED}
     hand = data["per_hand"][0]
-    assert Hand.parse(hand["hand"]) == hands_for("poignee", Rules(players=4), 1, 4)[0][0]
+    assert Hand.parse(hand["hand"]) == hands_for("poignee", Rules(players=4), 1, 9)[0][0]
     assert hand["alternatives"][0]["choice"] == hand["recommendation_default"]
     assert {"share_within_3pp_expected", "share_recommendation_agrees",
             "recommendation_reach"} <= set(data["summary"])
     assert set(hand["recommendation_reach"]) == {"known", "halves"}
-    table = CliRunner().invoke(main, args)
+    table = CliRunner().invoke(main, [*args, "--resume"])
     assert table.exit_code == 0, table.output
     assert "every probability expected within ±3 pp" in table.stdout and "recommendation: default" in table.stdout
     assert "knowing deep search's expectations" in table.stdout and "the test's reach here" in table.stdout
+    assert f"hand 1: {hand['hand']}" in table.stdout
 
 
 def test_a_discard_check_judges_the_recommendation_only():
