@@ -14,6 +14,7 @@ from analyzer import cards as C
 from analyzer.advice.choices import compare, poignee_options
 from analyzer.errors import SizeLimitError, TarotError
 from analyzer.hand import Hand
+from analyzer.quality import choices_check
 from analyzer.quality.calibrate import hand_seed
 from analyzer.quality.choices_check import (SEED, AlternativeCheck, Answer, ChoiceCheck, ChoicesCalibration, Reach,
                                             _outcomes, calibrate_choices, check_choices, error_correlation,
@@ -249,8 +250,12 @@ def test_the_command_runs_and_says_what_it_measured(tmp_path):
     assert f"hand 1: {hand['hand']}" in table.stdout
 
 
-def test_a_discard_check_judges_the_recommendation_only():
+def test_a_discard_check_judges_the_recommendation_only(monkeypatch):
+    """The check's shape, not its figures: the discard's candidates compared on fewer deals than the
+    command's default (its search stage then races them on those deals alone)."""
+    monkeypatch.setattr(choices_check, "DISCARD_DEALS", 40)
     result = calibrate_choices("discard", Rules(players=4), 1, seed=2, deals=6, deep_worlds=2, jobs=1)
+    assert "every candidate on 40 deals" in result.play_model
     hand = result.hands[0]
     assert len(hand.alternatives) == 5 and hand.chien is not None and not hand.reports_probabilities
     assert "biases" not in result.summary() and "share_recommendation_agrees" in result.summary()
