@@ -262,32 +262,46 @@ def test_a_discard_check_judges_the_recommendation_only(monkeypatch):
     assert hand.alternatives[0].answer.label != hand.alternatives[1].answer.label
 
 
-def test_each_hand_s_command_runs_on_a_seed_of_its_own():
+# Two chelem hands checked straight through, their record kept: the run both tests below read.
+CHELEM_RUN = ["calibrate-choices", "chelem", "--hands", "2", "--deals", "4", "--deep-worlds", "2", "--seed", "1",
+              "--jobs", "1", "--quiet", "--format", "json"]
+
+
+@pytest.fixture(scope="module")
+def chelem_run(tmp_path_factory) -> tuple[dict, str]:
+    """The straight run's JSON and the text of the record it wrote."""
+    record = tmp_path_factory.mktemp("chelem") / "run.jsonl"
+    straight = CliRunner().invoke(main, [*CHELEM_RUN, "--record", str(record)])
+    assert straight.exit_code == 0, straight.output
+    return json.loads(straight.stdout), record.read_text(encoding="utf-8")
+
+
+def test_each_hand_s_command_runs_on_a_seed_of_its_own(chelem_run):
     rules = Rules(players=4)
-    result = calibrate_choices("chelem", rules, 2, seed=1, deals=4, deep_worlds=2, jobs=1)
+    data, _ = chelem_run
     hand = hands_for("chelem", rules, 2, 1)[1][0]
     alone = check_choices("chelem", hand, None, rules, Settings(jobs=1, seed=hand_seed(0, 1)), 4, 2, hand_seed(SEED, 1))
-    assert [a.answer for a in alone.alternatives] == [a.answer for a in result.hands[1].alternatives]
-    assert result.play_model.startswith(f"pimc-chelem, 4 worlds per decision ({CHELEM_WORLDS} for the taker's side")
+    second = ChoiceCheck.from_dict(data["per_hand"][1], Contract.GARDE_SANS, 4)
+    assert second.hand == hand
+    assert [a.answer for a in alone.alternatives] == [a.answer for a in second.alternatives]
+    assert data["default"]["play_model"].startswith(
+        f"pimc-chelem, 4 worlds per decision ({CHELEM_WORLDS} for the taker's side")
 
 
-def test_a_record_lets_a_run_stop_and_go_on(tmp_path):
+def test_a_record_lets_a_run_stop_and_go_on(tmp_path, chelem_run):
     """Hands are kept as they end; a run stopped (even while writing a line) goes on with --resume, checks
     only the hands missing, and says what one straight run says; a record of other settings is refused."""
+    first, written = chelem_run
     record = tmp_path / "run.jsonl"
-    args = ["calibrate-choices", "chelem", "--hands", "2", "--deals", "4", "--deep-worlds", "2", "--seed", "1",
-            "--jobs", "1", "--quiet", "--format", "json"]
-    run = lambda *more: CliRunner().invoke(main, [*args, *more])                            # noqa: E731
-    straight = run("--record", str(record))
-    assert straight.exit_code == 0, straight.output
-    lines = record.read_text(encoding="utf-8").splitlines()
+    run = lambda *more: CliRunner().invoke(main, [*CHELEM_RUN, *more])                       # noqa: E731
+    lines = written.splitlines()
     assert json.loads(lines[0])["calibrate-choices"]["question"] == "chelem"
     assert [json.loads(line)["index"] for line in lines[1:]] == [0, 1]
     # stopped while writing hand 2's line: that line is dropped and the hand checked again
     record.write_text("\n".join(lines[:2]) + "\n" + lines[2][:40], encoding="utf-8")
     resumed = run("--record", str(record), "--resume")
     assert resumed.exit_code == 0, resumed.output
-    first, again = json.loads(straight.stdout), json.loads(resumed.stdout)
+    again = json.loads(resumed.stdout)
     assert again["per_hand"][0] == first["per_hand"][0]                       # taken, seconds and all
     assert {**again["per_hand"][1], "seconds": None} == {**first["per_hand"][1], "seconds": None}
     assert again["summary"]["share_within_3pp_expected"] == first["summary"]["share_within_3pp_expected"]
