@@ -8,16 +8,15 @@ import json
 import numpy as np
 import pandas as pd
 from click.testing import CliRunner
-from numba import njit
 
 from analyzer.quality import compare_play as A
 from analyzer.quality.compare_play import compare_play, decision_frame, summary
 from cli.main import main
 from analyzer.simulation.threads import over_rows
 from kernels import compare_play as K
-from kernels.batch import places_to_words
-from kernels.bidding import TAROTCLUB, run_auction
-from kernels.deals import deal_into, stream_state, whole_deal
+from kernels.batch import deal_and_bid
+from kernels.bidding import TAROTCLUB
+from kernels.deals import whole_deal
 from kernels.heuristic import popcount
 from kernels.playout import (HAND_SIZE, HEURISTIC, LEADER, PLAYERS, RESULT_SIZE, STATE_SIZE, TRICK, TRICK_LEN,
                              advance, deal_to_play, heuristic_at, legal_words, set_auction)
@@ -26,18 +25,16 @@ from tests.support.errorline import assert_one_error_line
 FLAGS = np.zeros(6, dtype=np.int64)
 
 
-@njit
 def heuristic_deal(players, seed, i, stop, hs, ht, st, seats, legal_s, legal_t, trace, forced, heuristic):
-    """Deal ``i`` dealt and bid as ``compare_batch`` does, played for ``stop`` cards by the heuristic
-    but where ``forced`` gives a card (-1: none), each step's seat, legal cards, heuristic card and
-    card played recorded; returns the taker (-1: all passed)."""
+    """Deal ``i`` dealt and bid as ``compare_batch`` does (``deal_and_bid``), played for ``stop`` cards by
+    the heuristic but where ``forced`` gives a card (-1: none), each step's seat, legal cards, heuristic
+    card and card played recorded; returns the taker (-1: all passed).  The play is driven from here, a
+    kernel call a card, so that only the kernels' own compiled code runs."""
     fixed, unseen, slots = whole_deal(players, HAND_SIZE[players])
     places = np.empty(78, dtype=np.int8)
     bids = np.empty(players, dtype=np.int64)
-    state = stream_state(np.uint64(seed), i)
-    state, _ = deal_into(fixed, unseen, slots, players, True, state, places)
-    places_to_words(places, players, hs, ht)
-    taker = run_auction(hs, ht, players, TAROTCLUB, bids)
+    state, taker = deal_and_bid(fixed, unseen, slots, players, TAROTCLUB, FLAGS, np.uint64(seed), i, places, hs, ht,
+                                bids)
     if taker < 0:
         return taker
     deal_to_play(hs, ht, st, players, taker, bids[taker], FLAGS, True)
@@ -52,7 +49,8 @@ def heuristic_deal(players, seed, i, stop, hs, ht, st, seats, legal_s, legal_t, 
         seats[k] = seat
         legal_s[k], legal_t[k] = legal_words(hs[seat], ht[seat], st)
         heuristic[k] = heuristic_at(hs, ht, st)
-        state, _ = advance(hs, ht, st, policies, state, forced[k:k + 1] if forced[k] >= 0 else none, 1, result, card)
+        state, _ = advance(hs, ht, st, policies, np.uint64(state), forced[k:k + 1] if forced[k] >= 0 else none, 1,
+                           result, card)
         trace[k] = card[0]
         k += 1
     return taker
