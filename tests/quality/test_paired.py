@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import math
+import shutil
 
 import numpy as np
 import pytest
@@ -132,10 +133,23 @@ def test_a_contract_stops_once_its_bias_is_known_to_the_ratio_of_the_answer_s_no
 
 
 @pytest.fixture(scope="module")
-def paired_report() -> dict:
-    result = CliRunner().invoke(main, [*TINY, "--paired", "20", "--format", "json"])
+def paired_run(tmp_path_factory) -> tuple[dict, str]:
+    """Two hands with --paired 20, their record kept: the run's JSON and the record's path, which the tests
+    below read (a test that resumes the record resumes a copy of it)."""
+    record = tmp_path_factory.mktemp("paired") / "paired.jsonl"
+    result = CliRunner().invoke(main, [*TINY, "--paired", "20", "--format", "json", "--record", str(record)])
     assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
+    return json.loads(result.stdout), str(record)
+
+
+@pytest.fixture(scope="module")
+def paired_report(paired_run) -> dict:
+    return paired_run[0]
+
+
+@pytest.fixture(scope="module")
+def paired_record(paired_run) -> str:
+    return paired_run[1]
 
 
 def test_the_command_measures_each_hand_s_biases_and_sums_them_up(paired_report):
@@ -162,16 +176,21 @@ def test_without_paired_nothing_of_it_is_said():
     assert "paired" not in data and "biases" not in data["summary"] and "paired" not in data["per_hand"][0]
 
 
-def test_table_and_csv_show_the_biases():
-    table = CliRunner().invoke(main, [*TINY, "--hands", "1", "--paired", "20"]).stdout
+def test_table_and_csv_show_the_biases(paired_record, tmp_path):
+    """The paired run's hands taken from its record (--resume): the table of the first alone, then of both,
+    and the first's CSV."""
+    record = tmp_path / "paired.jsonl"
+    shutil.copyfile(paired_record, record)
+    taken = [*TINY, "--paired", "20", "--record", str(record), "--resume"]
+    table = CliRunner().invoke(main, [*taken, "--hands", "1"]).stdout
     assert "bias  ± se  deals" in table and "paired: the default's play minus deep search's" in table
     assert "every answer within ±3 pp of deep search's expectation, at least: " in table
     assert "spread beyond noise (95% bound)" in table and "(two hands or more)" in table     # one hand: no spread
     assert "at least" in table and "the rest needs two hands or more" in table
-    two = CliRunner().invoke(main, [*TINY, "--paired", "20"]).stdout
+    two = CliRunner().invoke(main, taken).stdout
     assert "    expected " in two and "(the spreads at their 95% bound)" in two
-    rows = list(csv.DictReader(io.StringIO(CliRunner().invoke(
-        main, [*TINY, "--hands", "1", "--paired", "20", "--format", "csv"]).stdout)))
+    rows = list(csv.DictReader(io.StringIO(CliRunner().invoke(main, [*taken, "--hands", "1", "--format",
+                                                                      "csv"]).stdout)))
     assert len(rows) == 4 and all(r["bias_deals"] == "20" and r["bias"] and r["bias_se"] for r in rows)
 
 
@@ -189,14 +208,6 @@ def test_a_record_keeps_the_biases_and_refuses_other_paired_settings(tmp_path):
 @pytest.mark.parametrize("value", ["5", "x", "0"])
 def test_bad_paired_is_one_line(value):
     assert_one_error_line(CliRunner().invoke(main, ["calibrate", "--paired", value]), "--paired")
-
-
-@pytest.fixture(scope="module")
-def paired_record(tmp_path_factory) -> str:
-    record = tmp_path_factory.mktemp("paired") / "paired.jsonl"
-    result = CliRunner().invoke(main, [*TINY, "--paired", "20", "--record", str(record)])
-    assert result.exit_code == 0, result.output
-    return str(record)
 
 
 def test_biases_taken_from_a_paired_record_judge_other_answers_without_measuring(paired_record, monkeypatch):
