@@ -123,7 +123,11 @@ def test_a_bias_is_the_difference_of_the_two_plays_of_each_deal():
     assert biases[Contract.GARDE].mean == pytest.approx(biases[Contract.PRISE].mean)
 
 
-def test_a_contract_stops_once_its_bias_is_known_to_the_ratio_of_the_answer_s_noise():
+def test_a_contract_stops_once_its_bias_is_known_to_the_ratio_of_the_answer_s_noise(monkeypatch):
+    """A round of deals, then a stop once the bias's se is within the ratio of a loose answer's se; against a
+    tight one, every deal asked for, the last round cut short.  The rule, not the deals' count: the rounds
+    are shortened here."""
+    monkeypatch.setattr(paired, "STEP", 25)
     loose = measure_biases(HAND, RULES, Settings(policy="heuristic", jobs=1), 1, 2 * paired.STEP, 11,
                            {c: 1.0 for c in Contract})
     assert all(b.deals == paired.STEP for b in loose)
