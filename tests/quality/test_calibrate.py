@@ -47,6 +47,18 @@ def report() -> dict:
     return json.loads(run("--seed", "3", "--format", "json"))
 
 
+FAST = ("--seed", "3", "--policy", "heuristic", "--format", "json")       # the shape only: the fastest answers
+
+
+@pytest.fixture(scope="module")
+def heuristic_run(tmp_path_factory) -> tuple[dict, str]:
+    """Two hands of seed 3 answered by the heuristic, their record kept: the run's JSON and the record's
+    text, which the tests below read (a test that resumes or damages the record writes a copy)."""
+    record = tmp_path_factory.mktemp("heuristic") / "run.jsonl"
+    data = json.loads(run(*FAST, "--record", str(record)))
+    return data, record.read_text(encoding="utf-8")
+
+
 def test_json_shape(report):
     assert (report["players"], report["hands"], report["seed"]) == (4, 2, 3)
     assert report["deep"] == {"play_model": "pimc, 2 worlds per decision", "worlds": 2, "deals": 10,
@@ -64,18 +76,22 @@ def test_json_shape(report):
         (hand_seed(0, i), hand_seed(DEEP_SEED, i)) for i in range(2)]
 
 
-def test_table_and_csv_shape():
-    table = run("--seed", "3", "--policy", "heuristic")          # the shape only: the fastest answers
+def test_table_and_csv_shape(tmp_path, heuristic_run):
+    """The table and the CSV of the heuristic run's hands, taken from its record (--resume)."""
+    record = tmp_path / "run.jsonl"
+    record.write_text(heuristic_run[1], encoding="utf-8")
+    taken = ("--seed", "3", "--policy", "heuristic", "--record", str(record), "--resume")
+    table = run(*taken)
     assert table.startswith("4 players, seat 1, 2 random hands (seed 3)")
     assert "default: heuristic, until every probability is within ±0.01 (odds and bid with these settings)" in table
     assert table.count("\nhand ") == 2 and "summary over 2 hands" in table
     assert "seconds per command: odds default" in table
-    rows = list(csv.DictReader(io.StringIO(run("--seed", "3", "--format", "csv", "--policy", "heuristic"))))
+    rows = list(csv.DictReader(io.StringIO(run(*taken, "--format", "csv"))))
     assert [(r["hand_index"], r["contract"]) for r in rows] == [(str(i), c) for i in (1, 2) for c in CONTRACTS]
 
 
-def test_same_seed_same_output_other_seed_other_hands():
-    one, again = (json.loads(run("--seed", "3", "--format", "json", "--policy", "heuristic")) for _ in range(2))
+def test_same_seed_same_output_other_seed_other_hands(heuristic_run):
+    one, again = heuristic_run[0], json.loads(run(*FAST))
     assert without_seconds(again) == without_seconds(one)
     other = calibrate(4, 2, seed=4, worlds=2, deals=10, jobs=1, tested=Settings(policy="heuristic"))
     assert [str(h.hand) for h in other.hands] != [h["hand"] for h in one["per_hand"]]
@@ -218,24 +234,23 @@ def test_variants_reach_the_hands_and_are_stated():
     assert petit_secs(Rules.from_options(5, ("petit-sec=play",))) > 0 == petit_secs(Rules(players=5))
 
 
-def test_a_record_lets_a_run_stop_and_go_on(tmp_path):
+def test_a_record_lets_a_run_stop_and_go_on(tmp_path, heuristic_run, one_hand_record):
     """Hands are kept as they end; a run stopped (even while writing a line) goes on with --resume,
-    checks only the hands missing, and says what one straight run says."""
+    checks only the hands missing, and says what one straight run says (the heuristic run's two hands;
+    the record of a run of the first hand alone)."""
     record = tmp_path / "run.jsonl"
-    fast = ("--seed", "3", "--policy", "heuristic", "--format", "json")
-    straight = json.loads(run(*fast))
-    first = json.loads(run(*fast, "--hands", "1", "--record", str(record)))
-    lines = record.read_text(encoding="utf-8").splitlines()
+    straight = heuristic_run[0]
+    lines = one_hand_record.splitlines()
     assert len(lines) == 2 and json.loads(lines[0])["calibrate"]["deep"] == {"worlds": 2, "deals": 10,
                                                                              "seed": DEEP_SEED}
     assert json.loads(lines[1])["index"] == 0
     # stopped while writing hand 2's line: that line is dropped and the hand checked
     record.write_text("\n".join(lines) + "\n" + lines[1][:40], encoding="utf-8")
-    resumed = json.loads(run(*fast, "--record", str(record), "--resume"))
+    resumed = json.loads(run(*FAST, "--record", str(record), "--resume"))
     assert without_seconds(resumed) == without_seconds(straight)
-    assert resumed["per_hand"][0]["seconds"] == first["per_hand"][0]["seconds"]      # taken, not run again
+    assert resumed["per_hand"][0]["seconds"] == json.loads(lines[1])["seconds"]      # taken, not run again
     assert [json.loads(line)["index"] for line in record.read_text(encoding="utf-8").splitlines()[1:]] == [0, 1]
-    fewer = json.loads(run(*fast, "--hands", "1", "--record", str(record), "--resume"))
+    fewer = json.loads(run(*FAST, "--hands", "1", "--record", str(record), "--resume"))
     assert fewer["per_hand"] == resumed["per_hand"][:1]
 
 
@@ -253,19 +268,20 @@ def test_workers_check_the_same_hands_alike_and_keep_each_in_the_record(tmp_path
     assert resumed["per_hand"] == parallel["per_hand"]
 
 
-def test_deep_answers_taken_from_a_record_judge_other_settings_without_searching(tmp_path, monkeypatch):
+def test_deep_answers_taken_from_a_record_judge_other_settings_without_searching(tmp_path, monkeypatch,
+                                                                                 heuristic_run):
     """--deep-from: the record's deep answers (and deep settings), the settings under test run afresh:
-    what a run of both would say, with no deep search at all."""
+    what a run of both would say, with no deep search at all (the heuristic run's record)."""
     record = tmp_path / "deep.jsonl"
-    fast = ("--seed", "3", "--policy", "heuristic", "--format", "json")
-    straight = json.loads(run(*fast, "--record", str(record)))
-    other = json.loads(run(*fast, "--precision", "0.03"))
+    straight, text = heuristic_run
+    record.write_text(text, encoding="utf-8")
+    other = json.loads(run(*FAST, "--precision", "0.03"))
     import analyzer.quality.calibrate as module
     searched = []
     real_bid = module.bid_advice
     monkeypatch.setattr(module, "bid_advice", lambda *a: searched.append(a[-1].policy) or real_bid(*a))
     def taken_from(*args):
-        result = CliRunner().invoke(main, ["calibrate", "--jobs", "1", "--quiet", *fast, "--deep-from", str(record),
+        result = CliRunner().invoke(main, ["calibrate", "--jobs", "1", "--quiet", *FAST, "--deep-from", str(record),
                                            *args])
         assert result.exit_code == 0, result.output
         return json.loads(result.stdout)
@@ -320,10 +336,9 @@ def test_a_record_is_refused_where_it_does_not_fit(tmp_path, one_hand_record, ch
     assert_one_error_line(CliRunner().invoke(main, ["calibrate", *args]), word)
 
 
-def test_a_damaged_record_or_a_resume_without_one_is_one_line(tmp_path):
+def test_a_damaged_record_or_a_resume_without_one_is_one_line(tmp_path, heuristic_run):
     record = tmp_path / "run.jsonl"
-    run("--seed", "3", "--policy", "heuristic", "--record", str(record))
-    lines = record.read_text(encoding="utf-8").splitlines()
+    lines = heuristic_run[1].splitlines()
     record.write_text("\n".join([lines[0], "{not json", lines[2]]) + "\n", encoding="utf-8")
     args = ["calibrate", *TINY, "--seed", "3", "--policy", "heuristic", "--resume"]
     assert_one_error_line(CliRunner().invoke(main, [*args, "--record", str(record)]), "line 2")
