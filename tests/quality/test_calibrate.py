@@ -5,6 +5,7 @@ import csv
 import io
 import json
 import math
+import shutil
 
 import pytest
 from click.testing import CliRunner
@@ -43,8 +44,30 @@ def without_seconds(data: dict) -> dict:
 
 
 @pytest.fixture(scope="module")
-def report() -> dict:
-    return json.loads(run("--seed", "3", "--format", "json"))
+def defaults_run(tmp_path_factory) -> tuple[dict, str, list]:
+    """Two hands of seed 3 answered with the commands' defaults: the run's JSON, the path of its record, and
+    each call it made of odds and bid (the function's name, its arguments, its answer)."""
+    import analyzer.quality.calibrate as module
+    record = tmp_path_factory.mktemp("defaults") / "run.jsonl"
+    calls = []
+
+    def kept(real):
+        def call(*args):
+            answer = real(*args)
+            calls.append((real.__name__, args, answer))
+            return answer
+        return call
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(module, "contract_odds", kept(module.contract_odds))
+        patch.setattr(module, "bid_advice", kept(module.bid_advice))
+        data = json.loads(run("--seed", "3", "--format", "json", "--record", str(record)))
+    return data, str(record), calls
+
+
+@pytest.fixture(scope="module")
+def report(defaults_run) -> dict:
+    return defaults_run[0]
 
 
 FAST = ("--seed", "3", "--policy", "heuristic", "--format", "json")       # the shape only: the fastest answers
@@ -105,14 +128,25 @@ def test_the_hands_are_seat_one_of_the_sampler_s_deals(report):
         assert not Hand(mask).is_petit_sec
 
 
-def test_gaps_and_recommendations_match_direct_calls(report):
+def test_gaps_and_recommendations_match_direct_calls(defaults_run):
+    """The second hand's numbers against odds and bid with its seeds: the deep answers called again
+    directly, the default ones those the run got from its one call of each with exactly these arguments
+    (calling them again would run the defaults twice for the same answers)."""
+    report, _, calls = defaults_run
     rules = Rules(players=4)
-    for hand in report["per_hand"][1:]:                # the second hand's numbers again, directly, with its seeds
+
+    def answered(name, *args):
+        answers = [answer for called, given, answer in calls if called == name and given == args]
+        assert len(answers) == 1, (name, args, [(called, given) for called, given, _ in calls])
+        return answers[0]
+
+    for hand in report["per_hand"][1:]:
         cards = Hand.parse(hand["hand"])
         default = Settings(jobs=1, seed=hand_seed(0, 1))
         deep = Settings(policy="pimc", worlds=2, deals=10, seed=hand_seed(DEEP_SEED, 1), jobs=1)
-        default_odds, deep_odds = (contract_odds(cards, rules, 0, s) for s in (default, deep))
-        default_bid, deep_bid = (bid_advice(cards, rules, 0, [], s) for s in (default, deep))
+        default_odds = answered("contract_odds", cards, rules, 0, default)
+        default_bid = answered("bid_advice", cards, rules, 0, [], default)
+        deep_odds, deep_bid = contract_odds(cards, rules, 0, deep), bid_advice(cards, rules, 0, [], deep)
         for row, d, s in zip(hand["contracts"], default_odds.contracts, deep_odds.contracts):
             assert (row["p_default"], row["p_deep"]) == (d.success.p, s.success.p)
             assert row["se_default"] == pytest.approx(d.success.half_width / Z95)
@@ -416,9 +450,10 @@ def test_deep_answers_of_a_record_with_one_seed_for_every_hand_are_taken_and_sai
     assert "made with seed 1 for every hand" in CliRunner().invoke(main, args).stdout
 
 
-def test_mixed_worlds_under_test_are_stated_and_a_record_of_others_is_refused(tmp_path):
+def test_mixed_worlds_under_test_are_stated_and_a_record_of_others_is_refused(tmp_path, defaults_run):
     """--mixed-worlds sets the answers' mixed model: the output and the record say so, a record of other worlds
-    is not resumed, and the default worlds named are the defaults (the record names none)."""
+    is not resumed, and the default worlds named are the defaults (the record names none, and a run naming
+    them takes back a copy of the defaults' record)."""
     record = tmp_path / "run.jsonl"
     args = ["--seed", "3", "--hands", "1", "--precision", "0.5"]
     data = json.loads(run(*args, "--mixed-worlds", "2", "--record", str(record), "--format", "json"))
@@ -433,5 +468,6 @@ def test_mixed_worlds_under_test_are_stated_and_a_record_of_others_is_refused(tm
                                         "--resume"])
     assert_one_error_line(resumed, "tested.mixed_worlds [2, 2], here [3, 3]")
     named = tmp_path / "named.jsonl"
-    run(*args, "--mixed-worlds", ",".join(map(str, MIXED_WORLDS[4])), "--record", str(named))
+    shutil.copyfile(defaults_run[1], named)
+    run("--seed", "3", "--mixed-worlds", ",".join(map(str, MIXED_WORLDS[4])), "--record", str(named), "--resume")
     assert "mixed_worlds" not in tested(named)
