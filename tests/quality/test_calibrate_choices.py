@@ -101,9 +101,9 @@ def test_a_hand_s_check_is_the_command_s_answer_and_the_paired_plays():
 def test_the_same_model_on_both_sides_has_no_bias():
     """Tested by deep search itself: both plays are the same on every deal, so every bias is 0 (its se the
     1/deals floor) and the choices agree."""
-    tested = Settings(policy="pimc", worlds=4, deals=40, seed=3, jobs=1)
+    tested = Settings(policy="pimc", worlds=2, deals=40, seed=3, jobs=1)
     check = check_choices("chelem", Hand.parse("21 20 19 18 17 16 15 14 13 12 11 10 1 EX KS KH KD KC"), None,
-                          Rules(players=4), tested, 40, 4, seed=9)
+                          Rules(players=4), tested, 40, 2, seed=9)
     for a in check.alternatives:
         assert (a.success_bias.mean, a.chelem_bias.mean) == (0.0, 0.0)
         assert a.success_bias.se == pytest.approx(1 / 40)
