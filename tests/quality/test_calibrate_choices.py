@@ -100,13 +100,20 @@ def test_a_hand_s_check_is_the_command_s_answer_and_the_paired_plays():
 
 def test_the_same_model_on_both_sides_has_no_bias():
     """Tested by deep search itself: both plays are the same on every deal, so every bias is 0 (its se the
-    1/deals floor) and the choices agree."""
-    tested = Settings(policy="pimc", worlds=2, deals=40, seed=3, jobs=1)
-    check = check_choices("chelem", Hand.parse("21 20 19 18 17 16 15 14 13 12 11 10 1 EX KS KH KD KC"), None,
-                          Rules(players=4), tested, 40, 2, seed=9)
-    for a in check.alternatives:
-        assert (a.success_bias.mean, a.chelem_bias.mean) == (0.0, 0.0)
-        assert a.success_bias.se == pytest.approx(1 / 40)
+    1/deals floor) and the choices agree.  The hand makes its garde on some deals and loses it on others, so
+    that a play that differed would show: the tested side on 4 worlds a decision against deep search's 2
+    does."""
+    hand = Hand.parse("21 19 17 15 13 11 9 7 5 3 KS 4S KH 6H 2D KC 8C 1C")
+
+    def biases(worlds: int):
+        tested = Settings(policy="pimc", worlds=worlds, deals=40, seed=3, jobs=1)
+        check = check_choices("poignee", hand, None, Rules(players=4), tested, 40, 2, seed=9)
+        return [(a.success_bias, a.chelem_bias) for a in check.alternatives]
+
+    for success, chelem in biases(2):
+        assert (success.mean, chelem.mean) == (0.0, 0.0)
+        assert success.se == pytest.approx(1 / 40)
+    assert any(success.mean != 0 for success, _ in biases(4))
 
 
 def _check(deep_scores: dict[str, tuple[float, float]], bias: float, se: float,
