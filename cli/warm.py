@@ -42,6 +42,8 @@ USER_JOBS = (
     Job("analyze", ("analyze", RECORD, "--seat", "1", "--deals", "10"), 60, after="odds"),
     Job("solve", ("solve", MIDPLAY), 20),
     Job("play", ("play", "--deals", "2", "--seed", "1", "--out", os.path.join(OUT, "deals.txt")), 8),
+    Job("play --policy pimc", ("play", "--deals", "1", "--seed", "1", "--policy", "pimc", "--worlds", "2", "--out",
+                               os.path.join(OUT, "deals.txt")), 13, after="odds"),
     Job("match", ("match", "--a", "pimc", "--b", "heuristic", "--deals", "2"), 12, after="odds"),
     Job("batch", ("batch", "--deals", "10", "--out", os.path.join(OUT, "deals.csv")), 6),
     Job("compare-play", ("compare-play", "--deals", "2"), 30, after="odds"),
