@@ -11,6 +11,7 @@ Tarot.
 from __future__ import annotations
 
 import copy
+import threading
 import time
 from dataclasses import dataclass
 
@@ -24,6 +25,7 @@ from kernels import endgame as E
 from kernels import playout as K
 
 TABLE_BITS = 20          # 2**20 table entries (48 MiB): ample for endings of 8 tricks and more
+_WORKSPACES = threading.local()      # each thread's workspaces by table size (``workspace``)
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ def solve(game: Game, table_bits: int = TABLE_BITS) -> Solution:
     cards = np.empty(E.MAX_MOVES, dtype=np.int64)
     values = np.empty(E.MAX_MOVES, dtype=np.int64)
     line = np.empty(C.N_CARDS, dtype=np.int64)
-    w = E.new_workspace(table_bits)
+    w = workspace(table_bits)
     start = time.perf_counter()
     k, length, nodes = E.solve_line(hs, ht, st, w, cards, values, line)
     seconds = time.perf_counter() - start
@@ -87,6 +89,20 @@ def solve(game: Game, table_bits: int = TABLE_BITS) -> Solution:
     return Solution(seat=game.to_act, trick=len(game.tricks), values=tuple(pairs), groups=_groups(pairs),
                     best=principal[0], line=principal, tricks=tricks, final_scores=final, nodes=int(nodes),
                     seconds=seconds)
+
+
+def workspace(table_bits: int = TABLE_BITS) -> np.ndarray:
+    """The solver's workspace with a table of 2**``table_bits`` entries, one per thread and size, made
+    once and kept: zeroing a fresh table costs more than most endings take to solve (a board solves every
+    card of a deal's last tricks).  Each solve starts a new stamp (``kernels.endgame.load``), which
+    empties the table, so a solve on a used workspace gives the values, the line and the nodes of one on
+    a new workspace."""
+    kept = getattr(_WORKSPACES, "by_bits", None)
+    if kept is None:
+        kept = _WORKSPACES.by_bits = {}
+    if table_bits not in kept:
+        kept[table_bits] = E.new_workspace(table_bits)
+    return kept[table_bits]
 
 
 def _groups(pairs: list[tuple[int, float]]) -> tuple[tuple[float, tuple[int, ...]], ...]:
