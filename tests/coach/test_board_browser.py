@@ -1,6 +1,6 @@
 """The replay board driven in a real browser: headless Chromium through selenium and chromedriver
 (Debian's chromium and chromium-driver packages; .ci/run installs them).  Skipped, with the reason,
-where either is missing.  One page is built per module, with a small budget."""
+where either is missing.  Each record's page is built once per module, with a small budget."""
 
 import json
 import re
@@ -28,12 +28,26 @@ def _browser_paths():
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("board") / "board.html"
-    result = CliRunner().invoke(main, ["analyze", str(DATA / "four-players.txt"), *FAST, "--format", "html",
-                                       "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    data = json.loads(re.search(r'id="analysis">(.*?)</script>', out.read_text(encoding="utf-8"), re.S).group(1))
+def pages(tmp_path_factory):
+    """The board of a shipped record (``analyze --format html``, the quick setting): its page and its
+    data, built once per module and record (the tests only read the page; each opens it afresh)."""
+    made = {}
+
+    def page(name):
+        if name not in made:
+            out = tmp_path_factory.mktemp("board") / "board.html"
+            result = CliRunner().invoke(main, ["analyze", str(DATA / name), *FAST, "--format", "html",
+                                               "--out", str(out)])
+            assert result.exit_code == 0, result.output
+            made[name] = out, json.loads(re.search(r'id="analysis">(.*?)</script>', out.read_text(encoding="utf-8"),
+                                                   re.S).group(1))
+        return made[name]
+    return page
+
+
+@pytest.fixture(scope="module")
+def built(pages):
+    out, data = pages("four-players.txt")
     return out, data["deals"][0]
 
 
@@ -65,9 +79,9 @@ def where(browser):
 
 
 def press(browser, *keys):
-    body = browser.find_element(By.TAG_NAME, "body")
-    for k in keys:
-        body.send_keys(k)
+    """The keys typed in turn, in one command to the browser: each is a key event of its own, handled
+    before the next."""
+    browser.find_element(By.TAG_NAME, "body").send_keys(*keys)
 
 
 def step_hash(step, players=4, deal=1):
@@ -216,17 +230,13 @@ def test_no_script_error(browser, built):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["three-players.txt", "five-players.txt", "four-players-midplay.txt",
                                   "one-seat.txt", "partial.txt"])
-def test_every_shipped_record_steps_through_without_a_script_error(browser, tmp_path, name):
-    out = tmp_path / "board.html"
-    result = CliRunner().invoke(main, ["analyze", str(DATA / name), *FAST, "--format", "html", "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    data = json.loads(re.search(r'id="analysis">(.*?)</script>', out.read_text(encoding="utf-8"), re.S).group(1))
+def test_every_shipped_record_steps_through_without_a_script_error(browser, pages, name):
+    out, data = pages(name)
     browser.get_log("browser")
     for index, deal in enumerate(data["deals"]):
         open_at(browser, out, f"#d{index + 1}-t0-c0")
         cards = sum(len(t["cards"]) for t in deal["table"]["tricks"])
-        for _ in range(cards + 1):
-            press(browser, Keys.ARROW_RIGHT)
+        press(browser, *[Keys.ARROW_RIGHT] * (cards + 1))
         assert browser.find_element(By.ID, "where").text.endswith(f"{cards}/{cards}" if cards else "start")
         for line in deal["lines"]:
             players = deal["players"]
@@ -240,12 +250,8 @@ def test_every_shipped_record_steps_through_without_a_script_error(browser, tmp_
     assert not logs, logs
 
 
-def test_a_seat_view_does_not_tell_the_partner_before_the_called_card(browser, tmp_path):
-    out = tmp_path / "five.html"
-    result = CliRunner().invoke(main, ["analyze", str(DATA / "five-players.txt"), "--seat", "1", "--deals", "10",
-                                       "--quiet", "--format", "html", "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    data = json.loads(re.search(r'id="analysis">(.*?)</script>', out.read_text(encoding="utf-8"), re.S).group(1))
+def test_a_seat_view_does_not_tell_the_partner_before_the_called_card(browser, pages):
+    out, data = pages("five-players.txt")
     table = data["deals"][0]["table"]
     partner, called = table["partner"], table["called"]
     cards = [(s, c) for t in table["tricks"] for s, c in zip(t["seats"], t["cards"])]
