@@ -37,9 +37,11 @@ def test_a_planted_error_is_flagged(kind, seed):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", (6, 7))
-def test_the_seat_that_blundered_has_the_lowest_accuracy_by_far(seed):
-    report, d = judged(seed, "petit_under_20", every_seat=True)
+def test_the_seat_that_blundered_has_the_lowest_accuracy_by_far():
+    """Every seat's cards judged in the deal where the taker dropped the Petit under the 20 at seed 7.
+    Seed 6 plants the same error by the taker too, so it checks nothing more; its whole deal costs
+    far more than seed 7's (the cards of its first tricks are open to the search)."""
+    report, d = judged(7, "petit_under_20", every_seat=True)
     assert d.verdict == "blunder"
     accuracy = {s: v.accuracy for s, v in report.summary().items()}
     assert all(accuracy[d.seat] <= a - 10 for s, a in accuracy.items() if s != d.seat), accuracy
