@@ -49,7 +49,8 @@ def test_the_seat_that_blundered_has_the_lowest_accuracy_by_far():
 
 def _decision(rec, seat: int, phase: str, seed: int, precision: float = Settings.precision):
     """The judged decision of ``phase``: the heuristic's screen on 1,000 deals, the search's second look
-    to ``precision`` (the default's, or coarser where the planted error loses a hundred points)."""
+    to ``precision`` (the default's, or coarser where the planted error loses far more than the coarser
+    precision's noise: the wrong King call)."""
     report = analyze_record(rec, [seat], Settings(seed=seed, jobs=1, deals=1000, precision=precision),
                             with_board=False, phases={phase})
     return next(d for d in report.decisions if d.phase == phase)
@@ -77,5 +78,5 @@ def test_a_bad_discard_is_flagged(seed):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_wrong_king_call_is_flagged(seed):
     rec, seat, card = wrong_call(seed)
-    d = _decision(rec, seat, "call", seed, precision=0.02)
+    d = _decision(rec, seat, "call", seed, precision=0.03)     # a loss many standard errors past any threshold
     assert d.played == C.TOKENS[card] and d.verdict is not None, (d.loss, d.best_group)
