@@ -71,8 +71,9 @@ def _tricks(ctx, param, value: str | None):
 @play_policy_option
 @worlds_option
 @click.option("--deals", type=click.IntRange(10, 100_000),
-              help=f"Worlds each card decision is judged on (default {WORLDS}; 2,000 deals for the decisions "
-                   "before the play).")
+              help=f"Worlds each card is judged on and deals each decision before the play is judged on (default: "
+                   f"{WORLDS} worlds; 2,000 deals, a close decision then judged again as its advice command judges it, "
+                   "to its precision).")
 @seed_option
 @jobs_option
 @click.option("--chunk-size", type=click.IntRange(1, None), default=CHUNK, show_default=True,

@@ -134,16 +134,17 @@ def named(d: Decision, game: Game, final: Game, line: Game | None) -> Decision:
 def judge_decision(game: Game, decision, settings: Settings, final: Game,
                    reading: AuctionReading = AuctionReading()) -> Decision:
     """A decision before the play, in contract points: under the mixed model the heuristic's screen
-    (``DEALS`` deals), and the advice commands' own run (the mixed model, to its precision) where the
-    screen leaves it open (``is_open``)."""
+    (``settings.deals`` deals, ``DEALS`` when None), and where the screen leaves it open (``is_open``) the
+    advice commands' own run: the mixed model to its precision, or on ``settings.deals`` deals when
+    they are set (``analyze --deals``: the size of every simulation of the analysis)."""
     mixed = settings.policy == MIXED
     screen = settings.with_(policy="heuristic") if mixed else settings
     judged = dataclasses.replace(scaled(judge_before_play(game, decision, screen, reading=reading), game, final),
                                  judged_by=screen.policy)
     if not mixed or not is_open(judged):
         return judged
-    again = scaled(judge_before_play(game, decision, settings.with_(deals=None), to_precision=True, reading=reading),
-                   game, final)
+    bounded = settings.deals is not None
+    again = scaled(judge_before_play(game, decision, settings, to_precision=not bounded, reading=reading), game, final)
     return dataclasses.replace(again, judged_by=MIXED) if again.judged else judged
 
 

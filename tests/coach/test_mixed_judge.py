@@ -93,3 +93,15 @@ def test_the_default_judge_searches_the_open_cards_and_solves_the_last_tricks():
     assert all((18 - d.trick + 1 <= 5) == (d.judged_by == "solver") for d in cards)
     # what the heuristic leaves clear stays the heuristic's: never flagged, never near a verdict
     assert all(not is_open(d) for d in cards if d.judged_by == "heuristic")
+
+
+def test_deals_set_size_both_looks_at_a_decision_before_the_play():
+    # analyze --deals N: the screen and the second look of a close bid or discard each on N deals (the
+    # second look otherwise runs to the advice command's precision, 2,400 plays for the discard's race).
+    record = load_records("data/records/four-players.txt")[0]
+    report = analyze_record(record, [0], Settings(seed=0, jobs=1, deals=40), with_board=False,
+                            phases=("bid", "discard"))
+    judged = [d for d in report.decisions if d.judged]
+    assert {d.phase for d in judged} == {"bid", "discard"}
+    assert any(d.judged_by == "mixed" for d in judged)
+    assert all(o.score.n <= 40 for d in judged for o in d.options)

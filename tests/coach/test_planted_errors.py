@@ -49,10 +49,10 @@ def test_the_seat_that_blundered_has_the_lowest_accuracy_by_far():
 
 
 def _decision(rec, seat: int, phase: str, seed: int, precision: float = Settings.precision):
-    """The judged decision of ``phase``: the heuristic's screen on 1,000 deals, the search's second look
-    to ``precision`` (the default's, or coarser where the planted error loses far more than the coarser
-    precision's noise: the wrong King call)."""
-    report = analyze_record(rec, [seat], Settings(seed=seed, jobs=1, deals=1000, precision=precision),
+    """The judged decision of ``phase`` as analyze judges it by default: the heuristic's screen, the
+    search's second look to ``precision`` (the default's, or coarser where the planted error loses far
+    more than the coarser precision's noise: the wrong King call)."""
+    report = analyze_record(rec, [seat], Settings(seed=seed, jobs=1, precision=precision),
                             with_board=False, phases={phase})
     return next(d for d in report.decisions if d.phase == phase)
 
