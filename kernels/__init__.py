@@ -98,8 +98,35 @@ class SourcesCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheL
         return super().from_function(py_func, py_file)
 
 
+_numba_save = caching.IndexDataCacheFile.save
+
+
+def _save_one_at_a_time(self, key, data):
+    """Numba's ``IndexDataCacheFile.save``, one process at a time in the kernels' folder.
+
+    Numba saves an entry by reading the function's index, adding the key with the first free data file's
+    name, writing the index back and then the data, with no lock: two processes compiling one function
+    for different types at once (``warm``'s jobs, two commands started together) can each drop the other's
+    entry from the index, or leave a key naming the other's data file, a function compiled for other
+    types.  An exclusive lock on the folder makes each save read the index the last one wrote; loads read
+    files each written whole (Numba writes a temporary file and renames it)."""
+    if os.path.dirname(os.path.abspath(self._index_path)) != os.path.abspath(SourcesCacheLocator._folder or ""):
+        return _numba_save(self, key, data)
+    try:
+        import fcntl
+    except ImportError:             # not a POSIX system: Numba's own save
+        return _numba_save(self, key, data)
+    with open(os.path.join(self._cache_path, ".lock"), "a+b") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            return _numba_save(self, key, data)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def _install_locator() -> None:
     SourcesCacheLocator._folder = cache_dir()
+    caching.IndexDataCacheFile.save = _save_one_at_a_time
     # Numba's fallback (a folder it cannot write, or a file of another package): its own locators,
     # under the same versioned folder when ``NUMBA_CACHE_DIR`` names one.
     numba.config.CACHE_DIR = SourcesCacheLocator._folder

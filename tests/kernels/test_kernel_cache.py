@@ -58,3 +58,36 @@ def test_an_unwritable_cache_falls_back_to_numbas_own_locators(tmp_path):
     compiled, path = _run(tmp_path / "one", blocked)
     assert compiled > 0
     assert path == str(tmp_path / "one" / "kernels" / "__pycache__")
+
+
+# Saves ROUNDS entries of its own into one function's index of the kernels' cache, all processes
+# starting at once: the way warm's jobs save a function compiled for different types by each.
+SAVER = """
+import os, sys, time
+import kernels
+from numba.core import caching
+me, start, rounds = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+cache = caching.IndexDataCacheFile(cache_path=kernels.cache_dir(), filename_base="shared", source_stamp=(0, 1))
+os.makedirs(kernels.cache_dir(), exist_ok=True)
+while time.time() < start:
+    pass
+for r in range(rounds):
+    cache.save((me, r), f"entry {me} {r}")
+"""
+
+
+def test_processes_saving_at_once_keep_every_entry_with_its_own_data(tmp_path):
+    import time
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    processes, rounds = 6, 40
+    start = time.time() + 2                       # after every process has imported Numba
+    running = [subprocess.Popen([sys.executable, "-c", SAVER, str(me), str(start), str(rounds)], env=env)
+               for me in range(processes)]
+    assert [p.wait() for p in running] == [0] * processes
+    code = "import kernels; print(kernels.cache_dir())"
+    folder = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                            check=True).stdout.strip()
+    from numba.core import caching
+    cache = caching.IndexDataCacheFile(cache_path=folder, filename_base="shared", source_stamp=(0, 1))
+    kept = {(me, r): cache.load((me, r)) for me in range(processes) for r in range(rounds)}
+    assert kept == {(me, r): f"entry {me} {r}" for me in range(processes) for r in range(rounds)}
