@@ -19,6 +19,7 @@ FIVE = "20 17 15 12 9 6 1 KS 10S 4S QH 6H KD 5D 2C"
 TEN_TRUMPS = "21 20 19 18 17 16 15 14 13 12 EX KS QS JS KH QH KD 2C"        # a poignée to show
 RECORDS = Path(__file__).resolve().parent.parent / "data" / "records"     # the repository's example records
 RECORD = str(RECORDS / "four-players.txt")
+ONE_SEAT = str(RECORDS / "one-seat.txt")       # hands unknown: judged on a stand-in layout
 MIDPLAY = str(RECORDS / "four-players-midplay.txt")
 OUT = "{tmp}"       # replaced by a temporary folder in the process that runs the job
 
@@ -39,7 +40,7 @@ USER_JOBS = (
     Job("call", ("call", FIVE, "--players", "5", "--deals", "10"), 1, after="odds"),
     Job("discard", ("discard", "21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C", "--chien", "KD 6C 2H 9H 4S 3C",
                     "--deals", "10"), 15, after="odds"),
-    Job("analyze", ("analyze", RECORD, "--seat", "1", "--deals", "10"), 60, after="odds"),
+    Job("analyze", ("analyze", RECORD, ONE_SEAT, "--deals", "10", "--format", "json"), 60, after="odds"),
     Job("solve", ("solve", MIDPLAY), 20),
     Job("play", ("play", "--deals", "2", "--seed", "1", "--out", os.path.join(OUT, "deals.txt")), 8),
     Job("play --policy pimc", ("play", "--deals", "1", "--seed", "1", "--policy", "pimc", "--worlds", "2", "--out",

@@ -18,7 +18,7 @@ from analyzer.coach.equivalence import card_classes
 from analyzer.errors import TarotError
 from analyzer.game import Game, Phase
 from analyzer.notation import sort_key
-from analyzer.runs import MIXED, POLICY_IDS, Settings, searching
+from analyzer.runs import MIXED, POLICY_IDS, Settings
 from analyzer.simulate import state_from_game
 from analyzer.solve import solve
 from kernels.deals import stream_state
@@ -157,12 +157,10 @@ def _finish(game: Game, settings: Settings, seed: int) -> tuple[Game, str]:
     result = np.empty(RESULT_SIZE, dtype=np.int64)
     trace = np.full(C.N_CARDS, -1, dtype=np.int16)
     state = np.uint64(stream_state(np.uint64(seed), 0))
-    if searching(policies):
-        from kernels.pimc import play_to_end
-        play_to_end(hs, ht, st, policies, s.worlds, state, result, trace)
-    else:
-        from kernels.playout import play_out
-        play_out(hs, ht, st, policies, state, result, trace)
+    # One compiled entry whatever the policy (it plays the heuristic's finish without the search): the
+    # hindsight curve's finishes, run for every complete record, compile what a flagged card's line needs.
+    from kernels.pimc import play_to_end
+    play_to_end(hs, ht, st, policies, np.int64(s.worlds), state, result, trace)
     for card in trace:
         if card < 0:
             break
