@@ -25,7 +25,10 @@ function compiled on its own links and optimises again all it calls, so every la
 above the search processes the whole search again.  So small helpers are inlined, and so are functions
 called from one place above the search (the search's loop, ``kernels.pimc.search_loop``; the bid's play,
 ``kernels.auction.play_option``, called once by ``bid_deal``; a deal's body in its driver, e.g.
-``kernels.auction.bid_deal`` in ``bid_deals``); and the inference's yardsticks are compiled only where asked for (``kernels.pimc.play_out_search``'s
+``kernels.auction.bid_deal`` in ``bid_deals``; the judge's world and the play it finishes,
+``kernels.evaluate.judge_world``, ``play_until``, ``finish_exactly``; compare-play's deal and the
+candidates it plays in a world, ``kernels.compare_play.compare_deal``,
+``kernels.evaluate.candidates_in_world``, ``play_candidate``); and the inference's yardsticks are compiled only where asked for (``kernels.pimc.play_out_search``'s
 ``inferring``): docs/journal/compiling.md.  The large functions a hot loop needs inlined (the heuristic's
 card in ``kernels.playout.advance``: ``heuristic_choice``, ``heuristic_card``, ``choose_lead``,
 ``choose_follow``; the endgame solver's ``enter``, ``descend``, ``close``, ``gen_moves``, ``value_bounds``)

@@ -97,7 +97,7 @@ def describe(hs, ht, st, seat, row):
     row[R_HAND_T] = np.int64(ht[seat])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def compare_deal(hs, ht, st, sides, by_search, worlds, eval_worlds, w, state, rows, costs):
     """Play the deal from ``st`` by the heuristic (by the search when ``by_search``), comparing each
     decision of ``sides`` with the search's (``rows``/``costs``, one entry per decision); returns

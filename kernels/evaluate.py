@@ -38,7 +38,7 @@ CHUNK = 16                 # worlds per workspace (a fixed split: the values do 
 CALL_MISMATCH = 0.1        # a world's weight when its taker would have called another King
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_candidate(hs, ht, st, card, policies, search_worlds, state, result):
     """Play ``card`` for the seat to play, then finish the deal by ``policies``; the score lands in
     ``result``."""
@@ -59,7 +59,7 @@ def world_scratch(players):
             np.empty(RESULT_SIZE, dtype=np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def candidates_in_world(sampler, st, seat, candidates, policies, search_worlds, state, scores, made, scratch):
     """Draw one world for ``seat`` (``draw_world`` with ``sampler``, from ``state``) and play each of
     ``candidates`` in it from the same stream state: ``scores[j]`` the seat's final score, ``made[j]``
@@ -75,7 +75,7 @@ def candidates_in_world(sampler, st, seat, candidates, policies, search_worlds, 
     return state
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_until(hs, ht, st, policies, search_worlds, state, result, stop):
     """Play by ``policies`` until trick ``stop`` (0-based) is about to start or the deal ends, seats whose
     policy is a search deciding as in ``kernels.pimc.play_out_search``; returns the RNG state."""
@@ -110,7 +110,7 @@ def play_until(hs, ht, st, policies, search_worlds, state, result, stop):
     return state
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def finish_exactly(hs, ht, st, policies, state, w, result):
     """Finish the deal by perfect play of both sides, every hand known (``kernels.endgame.solve_line``,
     workspace ``w``): the line's final score lands in ``result`` (a deal already over is left as scored)."""
@@ -186,7 +186,7 @@ def choose(n, k):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def judge_world(sampler, st, seat, candidates, policies, search_worlds, state, exact, w, noise, skip, scores, made,
                 scratch, hands):
     """``candidates_in_world`` for the judge: each candidate played by ``play_candidate_exact``, the
