@@ -395,18 +395,23 @@ def draw_world(sampler, state, place, st, seat, constrain, world_s, world_t):
     ``MAX_REDRAWS`` times) while it breaks the petit sec constraint when ``constrain``; returns (RNG
     state, the partner as ``seat`` sees it).  The redraws come from a stream of their own, so that the
     main stream advances by one world whatever happens: with and without the constraint the search
-    sees the same worlds but the few it rejects (common random numbers when the two are compared)."""
-    state = sample_plan(sampler, state, place)
-    partner = world_into(place, st, seat, world_s, world_t)
-    if not constrain or st[PETIT_SEC_ANNULLED] == 0:
-        return state, partner
-    extra = state ^ REDRAW_SALT
-    for _ in range(MAX_REDRAWS):
-        if not dealt_petit_sec(world_s, world_t, st, seat):
-            break
-        extra = sample_plan(sampler, extra, place)
+    sees the same worlds but the few it rejects (common random numbers when the two are compared).
+    One call site each for the inlined ``sample_plan`` and ``world_into``: the first draw and the
+    redraws go round the same loop."""
+    main = state
+    stream = state
+    partner = np.int64(-1)
+    for k in range(MAX_REDRAWS + 1):
+        stream = sample_plan(sampler, stream, place)
         partner = world_into(place, st, seat, world_s, world_t)
-    return state, partner
+        if k == 0:
+            main = stream
+            if not constrain or st[PETIT_SEC_ANNULLED] == 0:
+                break
+            stream = main ^ REDRAW_SALT
+        if k == MAX_REDRAWS or not dealt_petit_sec(world_s, world_t, st, seat):
+            break
+    return main, partner
 
 
 @njit(cache=True)
