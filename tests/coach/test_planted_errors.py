@@ -73,9 +73,11 @@ def test_a_bad_discard_is_flagged(seed, monkeypatch):
     # The search's race of the best discards stops after its first chunk, where every candidate has played
     # the same deals: there the planted discard falls clearly behind and stops in the whole race too, its
     # loss measured on those deals against the best of them; the rest of the race only decides which good
-    # discard ranks first.
-    first_chunk = advice_discard.SEARCH_CHUNK * (advice_discard.SEARCHED + 1)
-    monkeypatch.setitem(advice_discard.SEARCH_BUDGET, 4, first_chunk)
+    # discard ranks first.  The race holds the heuristic's best two (not five) beside the planted one: the
+    # best of fewer can only make the loss smaller, and at these seeds the search's best is among the two
+    # (the losses within 0.4 points of the five's, the verdicts the same).
+    monkeypatch.setattr(advice_discard, "SEARCHED", 2)
+    monkeypatch.setitem(advice_discard.SEARCH_BUDGET, 4, advice_discard.SEARCH_CHUNK * 3)
     rec, seat, discard = bad_discard(seed)
     d = _decision(rec, seat, "discard", seed)
     assert parse_mask(d.played) == discard and d.verdict is not None, (d.loss, d.best_group)
