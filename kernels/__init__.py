@@ -28,8 +28,9 @@ called from one place above the search (the search's loop, ``kernels.pimc.search
 ``kernels.auction.bid_deal`` in ``bid_deals``; the judge's world and the play it finishes,
 ``kernels.evaluate.judge_world``, ``play_until``, ``finish_exactly``; compare-play's deal and the
 candidates it plays in a world, ``kernels.compare_play.compare_deal``,
-``kernels.evaluate.candidates_in_world``, ``play_candidate``); and the inference's yardsticks are compiled only where asked for (``kernels.pimc.play_out_search``'s
-``inferring``): docs/journal/compiling.md.  The large functions a hot loop needs inlined (the heuristic's
+``kernels.evaluate.candidates_in_world``, ``play_candidate``); and the inference's yardsticks are
+compiled only where asked for (``kernels.pimc.play_out_search``'s ``inferring``):
+docs/journal/compiling.md.  The large functions a hot loop needs inlined (the heuristic's
 card in ``kernels.playout.advance``: ``heuristic_choice``, ``heuristic_card``, ``choose_lead``,
 ``choose_follow``; the endgame solver's ``enter``, ``descend``, ``close``, ``gen_moves``, ``value_bounds``)
 are ``forceinline=True``: each typed once on its own, then inlined by LLVM (``alwaysinline``) where it is
@@ -113,7 +114,8 @@ def _save_one_at_a_time(self, key, data):
     entry from the index, or leave a key naming the other's data file, a function compiled for other
     types.  An exclusive lock on the folder makes each save read the index the last one wrote; loads read
     files each written whole (Numba writes a temporary file and renames it)."""
-    if os.path.dirname(os.path.abspath(self._index_path)) != os.path.abspath(SourcesCacheLocator._folder or ""):
+    folder = SourcesCacheLocator._folder
+    if folder is None or os.path.dirname(os.path.abspath(self._index_path)) != os.path.abspath(folder):
         return _numba_save(self, key, data)
     try:
         import fcntl

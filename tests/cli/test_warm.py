@@ -63,9 +63,9 @@ KNOWN_DUPLICATES = {"heuristic.suit_bits"}
 
 # Run in a fresh process on an empty cache of its own (the suite's shared cache holds what every test
 # compiled, for whatever argument types it passed) and at NUMBA_OPT=0: the argument types each function
-# is compiled for come from typing alone, so LLVM's optimisation can be spared.  Prints, as JSON, the functions of the kernels compiled more than once
-# for the same argument types but for a constant (``Literal[int](-1)``) or the other sign of integer (a
-# threaded loop's index).
+# is compiled for come from typing alone, so LLVM's optimisation can be spared.  Prints, as JSON, the
+# functions of the kernels compiled more than once for the same argument types but for a constant
+# (``Literal[int](-1)``) or the other sign of integer (a threaded loop's index).
 DUPLICATES_SCRIPT = """
 import collections, json, sys
 from numba.core import types
