@@ -24,13 +24,13 @@ from typing import Callable, Sequence
 @dataclass(frozen=True)
 class Job:
     """One warming job: ``name`` for the report, ``args`` for ``run``, its processor time on an empty
-    cache (seconds of one core; the estimate's unit) and the job it waits for (``after``): two processes
+    cache (seconds of one core; the estimate's unit) and the jobs it waits for (``after``): two processes
     compiling the same search at once would each compile all of it."""
 
     name: str
     args: tuple[str, ...]
     cold_s: float
-    after: str | None = None      # a job whose kernels this one shares: started once that one is done
+    after: tuple[str, ...] = ()     # jobs whose kernels this one shares: started once those are done
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ def warm(jobs: Sequence[Job], run: Callable[[tuple[str, ...]], None], workers: i
             for job in list(waiting):
                 if len(pending) >= max(1, workers):
                     break
-                if job.after is None or job.after in finished_names or job.after not in names:
+                if all(name in finished_names or name not in names for name in job.after):
                     waiting.remove(job)
                     pending[pool.submit(count_compiles, run, job.args)] = job
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)

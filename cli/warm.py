@@ -28,34 +28,37 @@ OUT = "{tmp}"       # replaced by a temporary folder in the process that runs th
 # command loads: a size (--deals, --precision) changes no kernel's types.  cold_s: each job's seconds on an
 # empty cache in a warm of two processes on two cores (docs/journal/compiling.md, 2026-11-29).  The
 # commands that search wait for odds, which compiles the search they share, and meanwhile the others
-# compile the heuristic's drivers; bid and discard wait for analyze, which compiles their drivers among
-# its own (two processes compiling one function both compile all of it).
+# compile the heuristic's drivers (its odds, then its bid: analyze's screen uses both); bid and discard
+# wait for analyze, which compiles their drivers among its own (two processes compiling one function both
+# compile all of it).
 USER_JOBS = (
     Job("odds", ("odds", LONG_SPADES, "--precision", "0.5"), 45),
     Job("bid", ("bid", LONG_SPADES, "--seat", "3", "--bids", "pass,prise", "--precision", "0.5", "--seed", "1"), 2,
-        after="analyze"),
-    Job("bid --policy heuristic", ("bid", LONG_SPADES, "--policy", "heuristic", "--precision", "0.5"), 12),
+        after=("analyze",)),
+    Job("bid --policy heuristic", ("bid", LONG_SPADES, "--policy", "heuristic", "--precision", "0.5"), 12,
+        after=("odds --policy heuristic",)),
     Job("odds --policy heuristic", ("odds", LONG_SPADES, "--policy", "heuristic", "--precision", "0.5"), 8),
-    Job("poignee", ("poignee", TEN_TRUMPS, "--deals", "10"), 1, after="odds"),
-    Job("chelem", ("chelem", LONG_SPADES, "--deals", "10"), 1, after="odds"),
-    Job("call", ("call", FIVE, "--players", "5", "--deals", "10"), 1, after="odds"),
+    Job("poignee", ("poignee", TEN_TRUMPS, "--deals", "10"), 1, after=("odds",)),
+    Job("chelem", ("chelem", LONG_SPADES, "--deals", "10"), 1, after=("odds",)),
+    Job("call", ("call", FIVE, "--players", "5", "--deals", "10"), 1, after=("odds",)),
     Job("discard", ("discard", "21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C", "--chien", "KD 6C 2H 9H 4S 3C",
-                    "--deals", "10"), 1, after="analyze"),
-    Job("analyze", ("analyze", RECORD, ONE_SEAT, "--deals", "10", "--format", "json"), 55, after="odds"),
+                    "--deals", "10"), 1, after=("analyze",)),
+    Job("analyze", ("analyze", RECORD, ONE_SEAT, "--deals", "10", "--format", "json"), 55,
+        after=("odds", "bid --policy heuristic")),
     Job("solve", ("solve", MIDPLAY), 20),
     Job("play", ("play", "--deals", "2", "--seed", "1", "--out", os.path.join(OUT, "deals.txt")), 8),
     Job("play --policy pimc", ("play", "--deals", "1", "--seed", "1", "--policy", "pimc", "--worlds", "2", "--out",
-                               os.path.join(OUT, "deals.txt")), 13, after="odds"),
-    Job("match", ("match", "--a", "pimc", "--b", "heuristic", "--deals", "2"), 12, after="odds"),
+                               os.path.join(OUT, "deals.txt")), 13, after=("odds",)),
+    Job("match", ("match", "--a", "pimc", "--b", "heuristic", "--deals", "2"), 12, after=("odds",)),
     Job("batch", ("batch", "--deals", "10", "--out", os.path.join(OUT, "deals.csv")), 6),
-    Job("compare-play", ("compare-play", "--deals", "2"), 16, after="odds"),
-    Job("bench", ("bench", "--quick"), 8, after="odds"),
+    Job("compare-play", ("compare-play", "--deals", "2"), 16, after=("odds",)),
+    Job("bench", ("bench", "--quick"), 8, after=("odds",)),
 )
 # The quality commands (deep search as a yardstick): with --all only.
 QUALITY_JOBS = (
     Job("calibrate", ("calibrate", "--hands", "1", "--deep-deals", "10", "--precision", "0.5"), 120),
     *(Job(f"calibrate-choices {question}", ("calibrate-choices", question, "--hands", "1", "--deals", "2"), 60,
-          after="calibrate") for question in ("call", "poignee", "chelem", "discard")),
+          after=("calibrate",)) for question in ("call", "poignee", "chelem", "discard")),
     Job("compare-bidding", ("compare-bidding", "--hands", "1", "--deals", "10"), 60),
 )
 

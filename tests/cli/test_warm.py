@@ -19,7 +19,7 @@ def test_jobs_run_in_processes_of_their_own_and_report_each():
 
 def test_a_job_waits_for_the_one_it_comes_after():
     first = Job("first", CHEAP.args, 1)
-    then = Job("then", CHEAP.args, 5, after="first")
+    then = Job("then", CHEAP.args, 5, after=("first",))
     done = warm([then, first], run_command, workers=2)
     assert [d.job.name for d in done] == ["first", "then"]
 
