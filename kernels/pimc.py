@@ -512,15 +512,6 @@ def race_cut(values, n, alive, preferred):
 
 
 @njit(cache=True)
-def pimc_card(hs, ht, st, worlds, rollouts, state):
-    """The card PIMC plays for the seat to play, every world finished by heuristic rollouts; returns
-    (card, RNG state)."""
-    return pimc_card_solving(hs, ht, st, worlds, rollouts, state, np.int64(0), new_workspace(np.int64(1)),
-                             np.bool_(False), None, st, None, np.bool_(False), np.bool_(False), np.int64(RACE_FIRST),
-                             np.int64(RACE_STEP))
-
-
-@njit(cache=True)
 def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain, weigh, start, past, race,
                       prior, race_first, race_step):
     """The card PIMC plays for the seat to play; returns (card, RNG state).  From ``solve_tricks``

@@ -9,9 +9,9 @@ import pytest
 from analyzer.simulate import state_from_game
 from kernels import playout as K
 from kernels.endgame import W_NODE_LIMIT, new_workspace
-from kernels.pimc import NO_PAST, RACE_FIRST, RACE_STEP, pimc_card, pimc_card_solving
+from kernels.pimc import NO_PAST, RACE_FIRST, RACE_STEP, pimc_card_solving
 from tests.kernels.test_endgame import random_ending
-from tests.kernels.test_pimc import _rehide
+from tests.kernels.test_pimc import _rehide, rollout_card
 
 
 def endings(players, count, seed, tricks=(1, 3)):
@@ -25,7 +25,7 @@ def test_without_solving_it_is_the_rollout_search(players):
     w = new_workspace(10)
     for i, game in enumerate(endings(players, 10, seed=players)):
         hs, ht, st = state_from_game(game)
-        expected = pimc_card(hs.copy(), ht.copy(), st.copy(), 8, 1, np.uint64(i))
+        expected = rollout_card(hs.copy(), ht.copy(), st.copy(), 8, 1, np.uint64(i))
         # Solving from fewer tricks than are left changes nothing either.
         left = game.rules.tricks - len(game.tricks)
         for solve_tricks in (0, left - 1):
@@ -48,7 +48,7 @@ def test_solved_decisions_ignore_hidden_cards(players):
         card, _ = pimc_card_solving(hs.copy(), ht.copy(), st.copy(), 8, 1, np.uint64(i), 5, w, False, False, st,
                                     NO_PAST, False, False, RACE_FIRST, RACE_STEP)
         assert game.legal_cards() >> int(card) & 1
-        differs += int(card != pimc_card(hs.copy(), ht.copy(), st.copy(), 8, 1, np.uint64(i))[0])
+        differs += int(card != rollout_card(hs.copy(), ht.copy(), st.copy(), 8, 1, np.uint64(i))[0])
         for k in range(2):
             hs2, ht2, st2 = _rehide(hs, ht, st, seat, 100 * i + k)
             changed += int((hs2 != hs).any() or (ht2 != ht).any())

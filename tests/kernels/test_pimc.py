@@ -11,9 +11,17 @@ from analyzer.knowledge import seat_view
 from analyzer.rules import Rules
 from analyzer.simulate import state_from_game
 from kernels import playout as K
-from kernels.pimc import pimc_card, seat_knowledge, seat_sampler
+from kernels.endgame import new_workspace
+from kernels.pimc import RACE_FIRST, RACE_STEP, pimc_card_solving, seat_knowledge, seat_sampler
 from kernels.worlds import draw_exact, exact_plan, merge_places, prepare, sample_plan, sample_world
 from tests.support.randomplay import held_miseres, misere_deal, random_deal, step
+
+
+def rollout_card(hs, ht, st, worlds, rollouts, state):
+    """The card the users' search plays with every world finished by heuristic rollouts (no solved
+    ending, no inference, no race), called as the commands' kernels call it; returns (card, RNG state)."""
+    return pimc_card_solving(hs, ht, st, worlds, rollouts, state, 0, new_workspace(1), False, None, st, None, False,
+                             False, RACE_FIRST, RACE_STEP)
 
 
 def positions(players, games, seed, rules=None):
@@ -89,12 +97,12 @@ def test_hidden_cards_never_change_a_decision(players):
         seat = game.to_act
         if st[K.CALLED] >= 0 and st[K.PARTNER_KNOWN] == 0 and seat == st[K.PARTNER]:
             continue      # the partner knows its side; rehiding may move the called card away from it
-        card, _ = pimc_card(hs.copy(), ht.copy(), st.copy(), 6, 1, np.uint64(i))
+        card, _ = rollout_card(hs.copy(), ht.copy(), st.copy(), 6, 1, np.uint64(i))
         assert game.legal_cards() >> int(card) & 1
         for k in range(3):
             hs2, ht2, st2 = _rehide(hs, ht, st, seat, 1000 * i + k)
             changed_worlds += int((hs2 != hs).any() or (ht2 != ht).any())
-            again, _ = pimc_card(hs2, ht2, st2, 6, 1, np.uint64(i))
+            again, _ = rollout_card(hs2, ht2, st2, 6, 1, np.uint64(i))
             assert again == card, f"position {i}: the decision depends on hidden cards"
     assert changed_worlds > 10
 
