@@ -170,8 +170,7 @@ def run_bench(jobs: int | None = None, quick: bool = False) -> dict:
     threads = max(1, min(threads, numba.config.NUMBA_NUM_THREADS))
     scale = 0.01 if quick else 1.0
     sizes = {"deals": int(2_000_000 * scale), "random": int(400_000 * scale), "heuristic": int(150_000 * scale)}
-    figures: dict = {"first_call_s": round(first_call_seconds(), 3)}
-    figures["pimc_deal_s"] = round(pimc_deal_seconds(2 if quick else 6), 4)
+    figures: dict = {"pimc_deal_s": round(pimc_deal_seconds(2 if quick else 6), 4)}
     figures["pimc_uniform_deal_s"] = round(pimc_deal_seconds(2 if quick else 6, policy=PIMC_UNIFORM), 4)
     if not quick:       # a yardstick's search, compiled only here and by match (not by warm's quick bench)
         figures["pimc_plays_deal_s"] = round(pimc_deal_seconds(6, policy=PIMC_PLAYS), 4)
@@ -195,4 +194,6 @@ def run_bench(jobs: int | None = None, quick: bool = False) -> dict:
             figures[key] = figures[f"{key}_1_thread"]
     figures["threads"] = threads
     figures["cpu_count"] = os.cpu_count()
-    return figures
+    # Last, once this process has compiled (or loaded) every kernel it times: the fresh process loads them
+    # from the cache, on an empty cache too, as a user's second command would.
+    return {"first_call_s": round(first_call_seconds(), 3), **figures}
