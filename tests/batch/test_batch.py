@@ -79,7 +79,7 @@ def test_a_local_dask_cluster_writes_the_same_file(tmp_path):
 
 def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
-    monkeypatch.setattr("analyzer.batch.CONNECT_TIMEOUT", "2s")
+    monkeypatch.setattr("analyzer.batch.CONNECT_TIMEOUT", "0.5s")
     with pytest.raises(BatchError, match="cannot reach"):
         run_batch(tmp_path / "b.csv", 4, 10, seed=1, scheduler="tcp://127.0.0.1:9")
     assert not (tmp_path / "b.csv.parts").exists()          # nothing computed, nothing to resume
