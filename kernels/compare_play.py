@@ -22,7 +22,7 @@ from kernels.deals import whole_deal
 from kernels.endgame import W_NODE_LIMIT, new_workspace
 from kernels.evaluate import candidates_in_world, world_scratch
 from kernels.heuristic import ALL_TRUMPS, ZERO, popcount, suit_bits
-from kernels.pimc import (RACE_FIRST, RACE_STEP, SOLVE_NODE_LIMIT, SOLVE_TABLE_BITS, SOLVE_TRICKS, pimc_card_solving,
+from kernels.pimc import (RACE_FIRST, RACE_STEP, SOLVE_NODE_LIMIT, SOLVE_TABLE_BITS, SOLVE_TRICKS, search_card,
                           seat_sampler)
 from kernels.playout import (HAND_SIZE, HEURISTIC, LED, LEADER, PARTNER, PLAYED_T, PLAYERS, POINTS, RESULT_SIZE,
                              STATE_SIZE, TAKER, TRICK, TRICK_LEN, advance, deal_to_play, heuristic_at, legal_words,
@@ -119,9 +119,9 @@ def compare_deal(hs, ht, st, sides, by_search, worlds, eval_worlds, w, state, ro
             legal_s, legal_t = legal_words(hs[seat], ht[seat], st)
             n_legal = popcount(legal_s) + popcount(legal_t)
             if n_legal > 1:
-                theirs, state = pimc_card_solving(hs, ht, st, worlds, np.int64(1), state, solve_tricks, w,
-                                                  np.bool_(True), None, st, None, np.bool_(False),
-                                                  np.bool_(False), np.int64(RACE_FIRST), np.int64(RACE_STEP))
+                theirs, state = search_card(hs, ht, st, worlds, np.int64(1), state, solve_tricks, w,
+                                            np.bool_(True), None, st, None, np.bool_(False),
+                                            np.bool_(False), np.int64(RACE_FIRST), np.int64(RACE_STEP))
                 searched = True
                 if compared:
                     mine = heuristic_at(hs, ht, st)

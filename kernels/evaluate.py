@@ -21,8 +21,8 @@ from kernels.declarations import call_card
 from kernels.discard import KING_BITS, discard_within
 from kernels.endgame import MAX_MOVES, W_NODE_LIMIT, new_workspace, solve_line
 from kernels.pimc import (SOLVE_NODE_LIMIT, SOLVE_TABLE_BITS, SOLVE_TRICKS, auction_likelihood, chelem_alive,
-                          decision_worlds, draw_world, hand_as_dealt, is_search, load_world, pimc_card_solving,
-                          play_to_end, search_features, seat_sampler)
+                          decision_worlds, draw_world, hand_as_dealt, is_search, load_world, play_to_end,
+                          search_card, search_features, seat_sampler)
 from kernels.heuristic import popcount
 from kernels.playout import (CALLED, CONTRACT, EXCL_S, GARDE, HAND_SIZE, LEADER, PLAYED_S, PLAYERS, R_MADE, RESULT_SIZE,
                              STATE_SIZE, TAKER, TRICK, TRICK_LEN, advance)
@@ -102,8 +102,8 @@ def play_until(hs, ht, st, policies, search_worlds, state, result, stop):
             solve_tricks = SOLVE_TRICKS[players] if solves else 0
             drawn = decision_worlds(st, seat, policies[seat], search_worlds)
             race = race and not chelem_alive(st, seat, policies[seat])
-            forced[0], state = pimc_card_solving(hs, ht, st, drawn, np.int64(1), state, solve_tricks, w, constrain,
-                                                 None, start, None, race, prior, race_first, race_step)
+            forced[0], state = search_card(hs, ht, st, drawn, np.int64(1), state, solve_tricks, w, constrain,
+                                           None, start, None, race, prior, race_first, race_step)
             state, _ = advance(hs, ht, st, policies, state, forced, np.int64(1), result, no_trace)
         else:
             state, _ = advance(hs, ht, st, policies, state, none, np.int64(1), result, no_trace)

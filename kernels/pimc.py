@@ -32,8 +32,16 @@ a chelem's announcement is the question or a chelem is in sight.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.core.errors import TypingError
+from numba.extending import intrinsic
+
+import kernels
 
 from kernels.bidding import bid_probability
 from kernels.discard import KING_BITS
@@ -665,6 +673,75 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
     return candidates[best], state
 
 
+# The users' search (no inference: ``weigh`` and ``past`` None), its argument and return types exactly.
+_WORDS, _INTS = types.Array(types.uint64, 1, "C"), types.Array(types.int64, 1, "C")
+SEARCH_TYPES = (_WORDS, _WORDS, _INTS, types.int64, types.int64, types.uint64, types.int64, _INTS, types.boolean,
+                types.none, _INTS, types.none, types.boolean, types.boolean, types.int64, types.int64)
+SEARCH_RETURNS = types.Tuple((types.int64, types.uint64))
+_loading = threading.Lock()
+
+
+def load_search() -> None:
+    """Compiles the users' search, or loads it from the cache, and points ``search_card`` at it; once per
+    process, by the first kernel that calls the search (``kernels.SEARCH_LOADER_SYMBOL``)."""
+    with _loading:
+        if kernels.SEARCH_POINTER.value:
+            return
+        pimc_card_solving.compile(SEARCH_TYPES)
+        compiled = pimc_card_solving.overloads[SEARCH_TYPES]
+        if compiled.signature.return_type != SEARCH_RETURNS:
+            raise TypeError(f"pimc_card_solving returns {compiled.signature.return_type}, not {SEARCH_RETURNS}")
+        kernels.SEARCH_POINTER.value = compiled.library.get_pointer_to_function(compiled.fndesc.llvm_func_name)
+
+
+kernels.SEARCH_LOADERS[:] = [load_search]
+
+
+def _symbol(module, name: str, kind):
+    """The external symbol ``name`` declared in ``module`` (a global of type ``kind``, or a function)."""
+    if name in module.globals:
+        return module.globals[name]
+    if isinstance(kind, ir.FunctionType):
+        return ir.Function(module, kind, name)
+    symbol = ir.GlobalVariable(module, kind, name)
+    symbol.linkage = "external"
+    return symbol
+
+
+@intrinsic
+def search_card(typingctx, hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain, weigh, start, past, race,
+                prior, race_first, race_step):
+    """``pimc_card_solving`` for the users' search, called through a pointer to its one compiled copy.
+
+    A kernel calling ``pimc_card_solving`` links the whole search into its own code, where it is optimised
+    and turned into machine code again: every driver that searches (odds', bid's, the judge's, a match's)
+    compiled the search once more.  Called here, the search is compiled (or loaded from the cache) once per
+    process, when a kernel first calls it (``load_search``, through ``kernels.SEARCH_LOADER_SYMBOL``), and
+    the drivers' code holds a call through ``kernels.SEARCH_SYMBOL``.  The arguments must be the users'
+    search's types exactly (``SEARCH_TYPES``): anything else is refused where the caller compiles."""
+    args = (hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain, weigh, start, past, race, prior,
+            race_first, race_step)
+    if tuple(types.unliteral(a) for a in args) != SEARCH_TYPES:
+        raise TypingError(f"search_card takes the users' search's types {SEARCH_TYPES}, not {args}")
+
+    def codegen(context, builder, signature, values):
+        address = ir.IntType(8).as_pointer()
+        pointer = _symbol(builder.module, kernels.SEARCH_SYMBOL, address)
+        with builder.if_then(cgutils.is_null(builder, builder.load(pointer)), likely=False):
+            builder.call(_symbol(builder.module, kernels.SEARCH_LOADER_SYMBOL, ir.FunctionType(ir.VoidType(), [])), [])
+        function = builder.load(pointer)
+        with builder.if_then(cgutils.is_null(builder, function), likely=False):
+            context.call_conv.return_user_exc(builder, RuntimeError, ("the search could not be loaded",))
+        kind = context.call_conv.get_function_type(SEARCH_RETURNS, SEARCH_TYPES)
+        callee = builder.bitcast(function, kind.as_pointer())
+        status, result = context.call_conv.call_function(builder, callee, SEARCH_RETURNS, SEARCH_TYPES, values)
+        with builder.if_then(status.is_error, likely=False):
+            context.call_conv.return_status_propagate(builder, status)
+        return result
+
+    return SEARCH_RETURNS(*args), codegen
+
+
 @njit(cache=True)
 def chelem_alive(st, seat, policy):
     """Whether ``seat``'s decision is one ``PIMC_CHELEM`` searches for the chelem: the taker's side's while
@@ -721,8 +798,8 @@ def search_loop(hs, ht, st, policies, worlds, rollouts, state, result, trace, in
             drawn = decision_worlds(st, seat, policies[seat], worlds)
             race = race and not chelem_alive(st, seat, policies[seat])
             if inferring is None:
-                forced[0], state = pimc_card_solving(hs, ht, st, drawn, rollouts, state, solve_tricks, w, constrain,
-                                                     None, start, None, race, prior, race_first, race_step)
+                forced[0], state = search_card(hs, ht, st, drawn, rollouts, state, solve_tricks, w, constrain,
+                                               None, start, None, race, prior, race_first, race_step)
             else:
                 forced[0], state = pimc_card_solving(hs, ht, st, drawn, rollouts, state, solve_tricks, w, constrain,
                                                      weigh, start, past[:k] if weigh_plays else past[:0], race,
