@@ -37,16 +37,14 @@ are ``forceinline=True``: each typed once on its own, then inlined by LLVM (``al
 called, the same machine code as Numba's inlining without Numba's typing of one huge function (a call
 passed their arguments through memory: docs/journal/search-time.md, "Where a searched deal's time goes").
 ``heuristic_at`` asks ``advance`` for the heuristic's card on a copy of the position.  The users' search
-itself is not linked into the kernels that search: they call its one compiled copy through a pointer
-(``kernels.pimc.search_card``), loaded once per process by the first call.
+and ``advance`` are not linked into their callers: they call each one's single compiled copy through a
+pointer (``kernels/shared.py``), loaded once per process by the first call.
 """
 
-import ctypes
 import hashlib
 import os
 from pathlib import Path
 
-import llvmlite.binding as llvm
 import numba
 from numba.core import caching
 
@@ -131,34 +129,6 @@ def _save_one_at_a_time(self, key, data):
             return _numba_save(self, key, data)
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
-
-
-# The users' search is compiled once and called through a pointer (``kernels.pimc.search_card``): the
-# compiled kernels name these two symbols, which every process defines here before it loads any kernel.
-SEARCH_SYMBOL = "tarot_analyzer_search"              # the search's address (null until loaded)
-SEARCH_LOADER_SYMBOL = "tarot_analyzer_load_search"  # called by a kernel that finds it null
-SEARCH_LOADERS: list = []                            # kernels.pimc.load_search, once imported
-
-
-def _load_search() -> None:
-    for load in SEARCH_LOADERS:
-        load()
-
-
-def _install_search_symbols():
-    """The search's pointer and its loader as process-wide symbols; once per process (a second import of
-    the package finds them and keeps the first's)."""
-    address = llvm.address_of_symbol(SEARCH_SYMBOL)
-    if address is not None:
-        return ctypes.c_void_p.from_address(address), None
-    pointer = ctypes.c_void_p(0)
-    loader = ctypes.CFUNCTYPE(None)(_load_search)    # ctypes takes the GIL: callable from a nogil kernel
-    llvm.add_symbol(SEARCH_SYMBOL, ctypes.addressof(pointer))
-    llvm.add_symbol(SEARCH_LOADER_SYMBOL, ctypes.cast(loader, ctypes.c_void_p).value)
-    return pointer, loader
-
-
-SEARCH_POINTER, _SEARCH_LOADER = _install_search_symbols()
 
 
 def _install_locator() -> None:

@@ -25,8 +25,8 @@ from kernels.heuristic import ALL_TRUMPS, ZERO, popcount, suit_bits
 from kernels.pimc import (RACE_FIRST, RACE_STEP, SOLVE_NODE_LIMIT, SOLVE_TABLE_BITS, SOLVE_TRICKS, search_card,
                           seat_sampler)
 from kernels.playout import (HAND_SIZE, HEURISTIC, LED, LEADER, PARTNER, PLAYED_T, PLAYERS, POINTS, RESULT_SIZE,
-                             STATE_SIZE, TAKER, TRICK, TRICK_LEN, advance, deal_to_play, heuristic_at, legal_words,
-                             set_auction, side_of)
+                             STATE_SIZE, TAKER, TRICK, TRICK_LEN, advance_shared, deal_to_play, heuristic_at,
+                             legal_words, set_auction, side_of)
 
 # One row per decision compared.
 R_DEAL = 0
@@ -135,9 +135,9 @@ def compare_deal(hs, ht, st, sides, by_search, worlds, eval_worlds, w, state, ro
                     k += 1
         if by_search and searched:
             forced[0] = theirs
-            state, _ = advance(hs, ht, st, policies, state, forced, np.int64(1), result, card)
+            state, _ = advance_shared(hs, ht, st, policies, state, forced, np.int64(1), result, card)
         else:
-            state, _ = advance(hs, ht, st, policies, state, none, np.int64(1), result, card)
+            state, _ = advance_shared(hs, ht, st, policies, state, none, np.int64(1), result, card)
     return k, state
 
 

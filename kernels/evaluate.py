@@ -25,7 +25,7 @@ from kernels.pimc import (SOLVE_NODE_LIMIT, SOLVE_TABLE_BITS, SOLVE_TRICKS, auct
                           search_card, search_features, seat_sampler)
 from kernels.heuristic import popcount
 from kernels.playout import (CALLED, CONTRACT, EXCL_S, GARDE, HAND_SIZE, LEADER, PLAYED_S, PLAYERS, R_MADE, RESULT_SIZE,
-                             STATE_SIZE, TAKER, TRICK, TRICK_LEN, advance)
+                             STATE_SIZE, TAKER, TRICK, TRICK_LEN, advance_shared)
 
 # The judge values every card of a decision this close to the end (tricks left, the one in play counted;
 # by player count) by the endgame solver alone (both sides perfect, every hand of the world known), and
@@ -45,7 +45,7 @@ def play_candidate(hs, ht, st, card, policies, search_worlds, state, result):
     forced = np.empty(1, dtype=np.int64)
     forced[0] = card
     no_trace = np.empty(0, dtype=np.int16)
-    state, _ = advance(hs, ht, st, policies, state, forced, np.int64(1), result, no_trace)
+    state, _ = advance_shared(hs, ht, st, policies, state, forced, np.int64(1), result, no_trace)
     play_to_end(hs, ht, st, policies, search_worlds, state, result, no_trace)
 
 
@@ -89,7 +89,7 @@ def play_until(hs, ht, st, policies, search_worlds, state, result, stop):
     for s in range(players):
         searching = searching or is_search(policies[s])
     if not searching:
-        state, _ = advance(hs, ht, st, policies, state, none, n_cards, result, no_trace)
+        state, _ = advance_shared(hs, ht, st, policies, state, none, n_cards, result, no_trace)
         return state
     w = new_workspace(np.int64(SOLVE_TABLE_BITS))
     w[W_NODE_LIMIT] = SOLVE_NODE_LIMIT
@@ -104,9 +104,9 @@ def play_until(hs, ht, st, policies, search_worlds, state, result, stop):
             race = race and not chelem_alive(st, seat, policies[seat])
             forced[0], state = search_card(hs, ht, st, drawn, np.int64(1), state, solve_tricks, w, constrain,
                                            None, start, None, race, prior, race_first, race_step)
-            state, _ = advance(hs, ht, st, policies, state, forced, np.int64(1), result, no_trace)
+            state, _ = advance_shared(hs, ht, st, policies, state, forced, np.int64(1), result, no_trace)
         else:
-            state, _ = advance(hs, ht, st, policies, state, none, np.int64(1), result, no_trace)
+            state, _ = advance_shared(hs, ht, st, policies, state, none, np.int64(1), result, no_trace)
     return state
 
 
@@ -121,7 +121,7 @@ def finish_exactly(hs, ht, st, policies, state, w, result):
     values = np.empty(MAX_MOVES, dtype=np.int64)
     line = np.empty(78, dtype=np.int64)
     _, length, _ = solve_line(hs, ht, st, w, cards, values, line)
-    advance(hs, ht, st, policies, state, line[:length], np.int64(length), result, np.empty(0, dtype=np.int16))
+    advance_shared(hs, ht, st, policies, state, line[:length], np.int64(length), result, np.empty(0, dtype=np.int16))
 
 
 @njit(cache=True)
@@ -132,7 +132,7 @@ def play_candidate_exact(hs, ht, st, card, policies, search_worlds, state, resul
     forced = np.empty(1, dtype=np.int64)
     forced[0] = card
     no_trace = np.empty(0, dtype=np.int16)
-    state, _ = advance(hs, ht, st, policies, state, forced, np.int64(1), result, no_trace)
+    state, _ = advance_shared(hs, ht, st, policies, state, forced, np.int64(1), result, no_trace)
     state = play_until(hs, ht, st, policies, search_worlds, state, result, HAND_SIZE[st[PLAYERS]] - exact)
     finish_exactly(hs, ht, st, policies, state, w, result)
 

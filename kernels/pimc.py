@@ -32,16 +32,9 @@ a chelem's announcement is the question or a chelem is in sight.
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
-from llvmlite import ir
 from numba import njit, types
-from numba.core import cgutils
-from numba.core.errors import TypingError
 from numba.extending import intrinsic
-
-import kernels
 
 from kernels.bidding import bid_probability
 from kernels.discard import KING_BITS
@@ -51,8 +44,9 @@ from kernels.heuristic import ALL_TRUMPS, EXCUSE_MASK, FIRST_TRUMP_ID, ONE, ZERO
 from kernels.playout import (BID_METHOD, BIDS, CALLED, CHELEM, CHIEN_S, CHIEN_T, CONTRACT, EXCL_S, EXCL_T, GARDE,
                              HAND_SIZE, HEURISTIC, LEADER, NOISY, PARTNER, PARTNER_KNOWN, PETIT_SEC_ANNULLED, PIMC,
                              PLAYED_S, PLAYED_T, PLAYERS, POIGNEE_T, RESULT_SIZE, SHOWN_T, STATE_SIZE, TAKER,
-                             TAKER_TRICKS, TO_THE_END, TRICK, TRICK_LEN, advance, heuristic_at, legal_words,
+                             TAKER_TRICKS, TO_THE_END, TRICK, TRICK_LEN, advance_shared, heuristic_at, legal_words,
                              play_out, side_of)
+from kernels.shared import SharedKernel
 from kernels.worlds import plan_worlds, sample_plan, uniform01
 
 PIMC_UNIFORM = 4       # worlds uniform under the voids, every world rolled out by the heuristic (no solver)
@@ -320,7 +314,7 @@ def play_likelihood(world_s, world_t, st, start, past, seat, partner, mismatch, 
                 ct[p] = rt[p]
             for i in range(STATE_SIZE):
                 cst[i] = rst[i]
-            advance(rs, rt, rst, policies, ZERO, past[k:k], np.int64(1), result, one)
+            advance_shared(rs, rt, rst, policies, ZERO, past[k:k], np.int64(1), result, one)
             if one[0] == past[k]:
                 continue
             likelihood *= mismatch
@@ -329,7 +323,7 @@ def play_likelihood(world_s, world_t, st, start, past, seat, partner, mismatch, 
                 rt[p] = ct[p]
             for i in range(STATE_SIZE):
                 rst[i] = cst[i]
-        advance(rs, rt, rst, policies, ZERO, past[k:k + 1], np.int64(1), result, no_trace)
+        advance_shared(rs, rt, rst, policies, ZERO, past[k:k + 1], np.int64(1), result, no_trace)
     return likelihood
 
 
@@ -638,7 +632,7 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
                 for r in range(rollouts):
                     load_world(world_s, world_t, st, partner, play_s, play_t, play_st)
                     forced[0] = candidates[j]
-                    state, _ = advance(play_s, play_t, play_st, first if r == 0 else noisy, state, forced,
+                    state, _ = advance_shared(play_s, play_t, play_st, first if r == 0 else noisy, state, forced,
                                        np.int64(TO_THE_END), result, no_trace)
                     values[v, j] += result[seat]
             for j in range(n_legal):
@@ -673,73 +667,21 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
     return candidates[best], state
 
 
-# The users' search (no inference: ``weigh`` and ``past`` None), its argument and return types exactly.
+# The users' search (no inference: ``weigh`` and ``past`` None), its argument and return types exactly:
+# compiled once per process and called through a pointer by the kernels that search (kernels/shared.py),
+# not linked into each of them.  The inference's variant (the quality commands') is called directly.
 _WORDS, _INTS = types.Array(types.uint64, 1, "C"), types.Array(types.int64, 1, "C")
 SEARCH_TYPES = (_WORDS, _WORDS, _INTS, types.int64, types.int64, types.uint64, types.int64, _INTS, types.boolean,
                 types.none, _INTS, types.none, types.boolean, types.boolean, types.int64, types.int64)
-SEARCH_RETURNS = types.Tuple((types.int64, types.uint64))
-_loading = threading.Lock()
-
-
-def load_search() -> None:
-    """Compiles the users' search, or loads it from the cache, and points ``search_card`` at it; once per
-    process, by the first kernel that calls the search (``kernels.SEARCH_LOADER_SYMBOL``)."""
-    with _loading:
-        if kernels.SEARCH_POINTER.value:
-            return
-        pimc_card_solving.compile(SEARCH_TYPES)
-        compiled = pimc_card_solving.overloads[SEARCH_TYPES]
-        if compiled.signature.return_type != SEARCH_RETURNS:
-            raise TypeError(f"pimc_card_solving returns {compiled.signature.return_type}, not {SEARCH_RETURNS}")
-        kernels.SEARCH_POINTER.value = compiled.library.get_pointer_to_function(compiled.fndesc.llvm_func_name)
-
-
-kernels.SEARCH_LOADERS[:] = [load_search]
-
-
-def _symbol(module, name: str, kind):
-    """The external symbol ``name`` declared in ``module`` (a global of type ``kind``, or a function)."""
-    if name in module.globals:
-        return module.globals[name]
-    if isinstance(kind, ir.FunctionType):
-        return ir.Function(module, kind, name)
-    symbol = ir.GlobalVariable(module, kind, name)
-    symbol.linkage = "external"
-    return symbol
+USERS_SEARCH = SharedKernel(pimc_card_solving, "search", SEARCH_TYPES, types.Tuple((types.int64, types.uint64)))
 
 
 @intrinsic
 def search_card(typingctx, hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain, weigh, start, past, race,
                 prior, race_first, race_step):
-    """``pimc_card_solving`` for the users' search, called through a pointer to its one compiled copy.
-
-    A kernel calling ``pimc_card_solving`` links the whole search into its own code, where it is optimised
-    and turned into machine code again: every driver that searches (odds', bid's, the judge's, a match's)
-    compiled the search once more.  Called here, the search is compiled (or loaded from the cache) once per
-    process, when a kernel first calls it (``load_search``, through ``kernels.SEARCH_LOADER_SYMBOL``), and
-    the drivers' code holds a call through ``kernels.SEARCH_SYMBOL``.  The arguments must be the users'
-    search's types exactly (``SEARCH_TYPES``): anything else is refused where the caller compiles."""
-    args = (hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain, weigh, start, past, race, prior,
-            race_first, race_step)
-    if tuple(types.unliteral(a) for a in args) != SEARCH_TYPES:
-        raise TypingError(f"search_card takes the users' search's types {SEARCH_TYPES}, not {args}")
-
-    def codegen(context, builder, signature, values):
-        address = ir.IntType(8).as_pointer()
-        pointer = _symbol(builder.module, kernels.SEARCH_SYMBOL, address)
-        with builder.if_then(cgutils.is_null(builder, builder.load(pointer)), likely=False):
-            builder.call(_symbol(builder.module, kernels.SEARCH_LOADER_SYMBOL, ir.FunctionType(ir.VoidType(), [])), [])
-        function = builder.load(pointer)
-        with builder.if_then(cgutils.is_null(builder, function), likely=False):
-            context.call_conv.return_user_exc(builder, RuntimeError, ("the search could not be loaded",))
-        kind = context.call_conv.get_function_type(SEARCH_RETURNS, SEARCH_TYPES)
-        callee = builder.bitcast(function, kind.as_pointer())
-        status, result = context.call_conv.call_function(builder, callee, SEARCH_RETURNS, SEARCH_TYPES, values)
-        with builder.if_then(status.is_error, likely=False):
-            context.call_conv.return_status_propagate(builder, status)
-        return result
-
-    return SEARCH_RETURNS(*args), codegen
+    """``pimc_card_solving`` with the users' search's types, through its one compiled copy (``USERS_SEARCH``)."""
+    return USERS_SEARCH.typed(hs, ht, st, worlds, rollouts, state, solve_tricks, w, constrain, weigh, start, past,
+                              race, prior, race_first, race_step)
 
 
 @njit(cache=True)
@@ -804,9 +746,9 @@ def search_loop(hs, ht, st, policies, worlds, rollouts, state, result, trace, in
                 forced[0], state = pimc_card_solving(hs, ht, st, drawn, rollouts, state, solve_tricks, w, constrain,
                                                      weigh, start, past[:k] if weigh_plays else past[:0], race,
                                                      prior, race_first, race_step)
-            state, _ = advance(hs, ht, st, policies, state, forced, np.int64(1), result, card)
+            state, _ = advance_shared(hs, ht, st, policies, state, forced, np.int64(1), result, card)
         else:
-            state, _ = advance(hs, ht, st, policies, state, none, np.int64(1), result, card)
+            state, _ = advance_shared(hs, ht, st, policies, state, none, np.int64(1), result, card)
         past[k] = card[0]
         if k < trace.shape[0]:
             trace[k] = card[0]

@@ -22,7 +22,8 @@ Card-play policies are chosen per seat by id: ``RANDOM`` (uniform among legal ca
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
 from kernels.declarations import (POIGNEE_THRESHOLDS, announce_chelem, call_card, poignee_of_level,
                                   poignee_to_show)
@@ -30,6 +31,7 @@ from kernels.discard import heuristic_discard
 from kernels.heuristic import (ALL_TRUMPS, EXCUSE_ID, EXCUSE_MASK, FIRST_TRUMP_ID, HALF_POINTS, NO_CARD, ONE,
                                PETIT_ID, TWENTY_ONE_ID, ZERO, goulash_card, heuristic_card, lone_card, lowest_bit,
                                popcount, suit_bits)
+from kernels.shared import SharedKernel
 from kernels.worlds import splitmix64
 
 RANDOM = 0
@@ -649,7 +651,7 @@ def heuristic_at(hs, ht, st):
     players = st[PLAYERS]
     trace = np.empty(1, dtype=np.int16)
     position = st.copy()
-    advance(hs.copy(), ht.copy(), position, np.full(players, HEURISTIC, dtype=np.int64), ZERO, position[:0],
+    advance_shared(hs.copy(), ht.copy(), position, np.full(players, HEURISTIC, dtype=np.int64), ZERO, position[:0],
             np.int64(1), np.empty(RESULT_SIZE, dtype=np.int64), trace)
     return np.int64(trace[0])
 
@@ -821,6 +823,18 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
     return state, played
 
 
+# ``advance`` for its one set of argument types, compiled once per process and called through a pointer by
+# the kernels (kernels/shared.py), not linked into each of them.  Python calls ``advance`` itself.
+_WORDS, _INTS = types.Array(types.uint64, 1, "C"), types.Array(types.int64, 1, "C")
+ADVANCE = SharedKernel(advance, "advance", (_WORDS, _WORDS, _INTS, _INTS, types.uint64, _INTS, types.int64, _INTS,
+                                            types.Array(types.int16, 1, "C")), types.Tuple((types.uint64, types.int64)))
+
+
+@intrinsic
+def advance_shared(typingctx, hs, ht, st, policies, state, forced, max_cards, result, trace):
+    """``advance`` through its one compiled copy (``ADVANCE``)."""
+    return ADVANCE.typed(hs, ht, st, policies, state, forced, max_cards, result, trace)
+
 
 @njit(cache=True)
 def play_card(hs, ht, st, card):
@@ -828,13 +842,14 @@ def play_card(hs, ht, st, card):
     forced = np.empty(1, dtype=np.int64)
     forced[0] = card
     result = np.empty(RESULT_SIZE, dtype=np.int64)
-    advance(hs, ht, st, np.zeros(st[PLAYERS], dtype=np.int64), np.uint64(0), forced, np.int64(1), result,
+    advance_shared(hs, ht, st, np.zeros(st[PLAYERS], dtype=np.int64), np.uint64(0), forced, np.int64(1), result,
             np.empty(0, dtype=np.int16))
 
 
 @njit(cache=True, inline="always")
 def play_out(hs, ht, st, policies, state, result, trace):
     """Play to the end with ``policies[seat]`` and score into ``result``; returns the RNG state.  Inlined:
-    a layer of its own would compile ``advance`` beneath it once more (kernels/__init__.py)."""
-    state, _ = advance(hs, ht, st, policies, state, st[:0], np.int64(TO_THE_END), result, trace)  # nothing forced
+    one layer less between a driver and ``advance`` (called through its pointer: kernels/shared.py)."""
+    # nothing forced
+    state, _ = advance_shared(hs, ht, st, policies, state, st[:0], np.int64(TO_THE_END), result, trace)
     return state

@@ -25,7 +25,7 @@ def imported_roots(path: Path) -> set[str]:
 def test_kernels_import_only_numpy_numba_and_kernels():
     # math: erfc in nopython; fcntl: the lock around saves to the kernel cache (kernels/__init__.py);
     # ctypes, llvmlite (Numba's) and threading: the search's pointer, its loader (once, whatever the
-    # threads calling it) and the call through it (kernels.pimc.search_card)
+    # threads calling it) and the call through it (kernels/shared.py)
     allowed = {"numpy", "numba", "kernels", "__future__", "hashlib", "os", "pathlib", "math", "fcntl", "ctypes",
                "llvmlite", "threading"}
     for path in (ROOT / "kernels").glob("*.py"):
