@@ -46,7 +46,7 @@ from kernels.playout import (BID_METHOD, BIDS, CALLED, CHELEM, CHIEN_S, CHIEN_T,
                              PLAYED_S, PLAYED_T, PLAYERS, POIGNEE_T, RESULT_SIZE, SHOWN_T, STATE_SIZE, TAKER,
                              TAKER_TRICKS, TO_THE_END, TRICK, TRICK_LEN, advance_shared, heuristic_at, legal_words,
                              play_out, side_of)
-from kernels.shared import SharedKernel
+from kernels.shared import INTS, WORDS, SharedKernel
 from kernels.worlds import plan_worlds, sample_plan, uniform01
 
 PIMC_UNIFORM = 4       # worlds uniform under the voids, every world rolled out by the heuristic (no solver)
@@ -633,7 +633,7 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
                     load_world(world_s, world_t, st, partner, play_s, play_t, play_st)
                     forced[0] = candidates[j]
                     state, _ = advance_shared(play_s, play_t, play_st, first if r == 0 else noisy, state, forced,
-                                       np.int64(TO_THE_END), result, no_trace)
+                                              np.int64(TO_THE_END), result, no_trace)
                     values[v, j] += result[seat]
             for j in range(n_legal):
                 values[v, j] = values[v, rep[j]]        # an equivalent card scores as its class's
@@ -670,9 +670,8 @@ def pimc_card_solving(hs, ht, st, worlds, rollouts, state, solve_tricks, w, cons
 # The users' search (no inference: ``weigh`` and ``past`` None), its argument and return types exactly:
 # compiled once per process and called through a pointer by the kernels that search (kernels/shared.py),
 # not linked into each of them.  The inference's variant (the quality commands') is called directly.
-_WORDS, _INTS = types.Array(types.uint64, 1, "C"), types.Array(types.int64, 1, "C")
-SEARCH_TYPES = (_WORDS, _WORDS, _INTS, types.int64, types.int64, types.uint64, types.int64, _INTS, types.boolean,
-                types.none, _INTS, types.none, types.boolean, types.boolean, types.int64, types.int64)
+SEARCH_TYPES = (WORDS, WORDS, INTS, types.int64, types.int64, types.uint64, types.int64, INTS, types.boolean,
+                types.none, INTS, types.none, types.boolean, types.boolean, types.int64, types.int64)
 USERS_SEARCH = SharedKernel(pimc_card_solving, "search", SEARCH_TYPES, types.Tuple((types.int64, types.uint64)))
 
 

@@ -31,7 +31,7 @@ from kernels.discard import heuristic_discard
 from kernels.heuristic import (ALL_TRUMPS, EXCUSE_ID, EXCUSE_MASK, FIRST_TRUMP_ID, HALF_POINTS, NO_CARD, ONE,
                                PETIT_ID, TWENTY_ONE_ID, ZERO, goulash_card, heuristic_card, lone_card, lowest_bit,
                                popcount, suit_bits)
-from kernels.shared import SharedKernel
+from kernels.shared import INTS, WORDS, SharedKernel
 from kernels.worlds import splitmix64
 
 RANDOM = 0
@@ -652,7 +652,7 @@ def heuristic_at(hs, ht, st):
     trace = np.empty(1, dtype=np.int16)
     position = st.copy()
     advance_shared(hs.copy(), ht.copy(), position, np.full(players, HEURISTIC, dtype=np.int64), ZERO, position[:0],
-            np.int64(1), np.empty(RESULT_SIZE, dtype=np.int64), trace)
+                   np.int64(1), np.empty(RESULT_SIZE, dtype=np.int64), trace)
     return np.int64(trace[0])
 
 
@@ -825,8 +825,7 @@ def advance(hs, ht, st, policies, state, forced, max_cards, result, trace):
 
 # ``advance`` for its one set of argument types, compiled once per process and called through a pointer by
 # the kernels (kernels/shared.py), not linked into each of them.  Python calls ``advance`` itself.
-_WORDS, _INTS = types.Array(types.uint64, 1, "C"), types.Array(types.int64, 1, "C")
-ADVANCE = SharedKernel(advance, "advance", (_WORDS, _WORDS, _INTS, _INTS, types.uint64, _INTS, types.int64, _INTS,
+ADVANCE = SharedKernel(advance, "advance", (WORDS, WORDS, INTS, INTS, types.uint64, INTS, types.int64, INTS,
                                             types.Array(types.int16, 1, "C")), types.Tuple((types.uint64, types.int64)))
 
 
@@ -843,7 +842,7 @@ def play_card(hs, ht, st, card):
     forced[0] = card
     result = np.empty(RESULT_SIZE, dtype=np.int64)
     advance_shared(hs, ht, st, np.zeros(st[PLAYERS], dtype=np.int64), np.uint64(0), forced, np.int64(1), result,
-            np.empty(0, dtype=np.int16))
+                   np.empty(0, dtype=np.int16))
 
 
 @njit(cache=True, inline="always")

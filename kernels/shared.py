@@ -18,6 +18,8 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.core.errors import TypingError
 
+WORDS = types.Array(types.uint64, 1, "C")     # the kernels' arrays of card words, and of integers
+INTS = types.Array(types.int64, 1, "C")
 _loading = threading.Lock()
 _kept: list = []        # the pointers and loaders of this process's symbols (ctypes frees what it drops)
 
