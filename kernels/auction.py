@@ -22,7 +22,7 @@ from kernels.bidding import bid_probability, finish_auction
 from kernels.deals import deal_into, stream_state
 from kernels.pimc import play_deal
 from kernels.playout import (F_GOULASH, GARDE, PARTNER, R_MADE, R_OUDLERS, R_TAKER_HP, RESULT_SIZE, STATE_SIZE,
-                             TARGET_HP, deal_to_play, exclude_petit_sec, score_again, set_auction)
+                             TARGET_HP, deal_to_play_shared, exclude_petit_sec, score_again, set_auction)
 from kernels.worlds import splitmix64
 
 # Output columns per deal.
@@ -108,7 +108,7 @@ def play_option(hs, ht, players, seat, taker, contract, bids, method, policies, 
         row[B_WON] = -1
         row[B_MARGIN] = 0
         return
-    deal_to_play(hs, ht, st, players, taker, contract, flags, declare)
+    deal_to_play_shared(hs, ht, st, players, taker, contract, flags, declare)
     set_auction(st, bids, method)
     play_deal(searching, hs, ht, st, policies, worlds, state, result, np.empty(0, dtype=np.int16))
     hand_row(result, seat, taker, st[PARTNER], row)

@@ -17,7 +17,8 @@ from kernels.bidding import run_auction
 from kernels.deals import deal_into, stream_state
 from kernels.pimc import play_deal
 from kernels.playout import (CH_DISCARD, CH_DISCARD_S, CH_DISCARD_T, RESULT_SIZE, STATE_SIZE, auto_choices,
-                             deal_to_play, exclude_petit_sec, play_out, score_again, start_with_choices)
+                             deal_to_play_shared, exclude_petit_sec, play_out, score_again,
+                             start_with_choices_shared)
 
 
 @njit(cache=True)
@@ -68,7 +69,7 @@ def play_batch(lo, hi, places, players, takers, contracts, policies, seed, offse
         ht = np.empty(players + 1, dtype=np.uint64)
         st = np.empty(STATE_SIZE, dtype=np.int64)
         places_to_words(places[i], players, hs, ht)
-        deal_to_play(hs, ht, st, players, takers[i], contracts[i], flags, declare)
+        deal_to_play_shared(hs, ht, st, players, takers[i], contracts[i], flags, declare)
         state = stream_state(seed, offset + i)
         play_out(hs, ht, st, policies[i], state, results[i], traces[i])
 
@@ -87,7 +88,7 @@ def deal_and_play_batch(lo, hi, fixed, unseen, slots, players, taker, contract, 
         state = stream_state(seed, offset + i)
         state, tries = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), state, places)
         places_to_words(places, players, hs, ht)
-        deal_to_play(hs, ht, st, players, taker, contract, flags, declare)
+        deal_to_play_shared(hs, ht, st, players, taker, contract, flags, declare)
         play_out(hs, ht, st, policies, state, results[i], trace)
 
 
@@ -106,7 +107,7 @@ def discard_deal(i, places, players, taker, contract, discards_s, discards_t, po
         places_to_words(places[i], players, hs, ht)
         choices[CH_DISCARD_S] = np.int64(discards_s[j])
         choices[CH_DISCARD_T] = np.int64(discards_t[j])
-        start_with_choices(hs, ht, st, players, taker, contract, choices, flags, declare)
+        start_with_choices_shared(hs, ht, st, players, taker, contract, choices, flags, declare)
         play_deal(searching, hs, ht, st, policies, worlds, stream_state(seed, offset + i), result, trace)
         scores[i, j] = result[taker]
 
@@ -134,7 +135,7 @@ def advice_deal(i, fixed, unseen, slots, players, taker, contract, choices, poli
     state = stream_state(seed, deals[i])
     state, tries = deal_into(fixed, unseen, slots, players, exclude_petit_sec(flags), state, places)
     places_to_words(places, players, hs, ht)
-    start_with_choices(hs, ht, st, players, taker, contract, choices, flags, declare)
+    start_with_choices_shared(hs, ht, st, players, taker, contract, choices, flags, declare)
     play_deal(searching, hs, ht, st, policies, worlds, state, results[i], trace)
     if also >= 0:
         score_again(st, results[i], also, also_results[i])

@@ -25,7 +25,7 @@ from kernels.heuristic import ALL_TRUMPS, ZERO, popcount, suit_bits
 from kernels.pimc import (RACE_FIRST, RACE_STEP, SOLVE_NODE_LIMIT, SOLVE_TABLE_BITS, SOLVE_TRICKS, search_card,
                           seat_sampler)
 from kernels.playout import (HAND_SIZE, HEURISTIC, LED, LEADER, PARTNER, PLAYED_T, PLAYERS, POINTS, RESULT_SIZE,
-                             STATE_SIZE, TAKER, TRICK, TRICK_LEN, advance_shared, deal_to_play, heuristic_at,
+                             STATE_SIZE, TAKER, TRICK, TRICK_LEN, advance_shared, deal_to_play_shared, heuristic_at,
                              legal_words, set_auction, side_of)
 
 # One row per decision compared.
@@ -161,7 +161,7 @@ def compare_batch(lo, hi, players, method, sides, by_search, worlds, eval_worlds
         counts[i] = -1
         if taker < 0:
             continue
-        deal_to_play(hs, ht, st, players, taker, bids[taker], flags, True)
+        deal_to_play_shared(hs, ht, st, players, taker, bids[taker], flags, True)
         set_auction(st, bids, method)
         counts[i], state = compare_deal(hs, ht, st, sides, by_search, worlds, eval_worlds, w, state, rows[i],
                                         costs[i])

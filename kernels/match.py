@@ -15,7 +15,7 @@ from numba import njit
 from kernels.batch import deal_and_bid
 from kernels.deals import whole_deal
 from kernels.pimc import play_out_search
-from kernels.playout import HAND_SIZE, PARTNER, RESULT_SIZE, STATE_SIZE, deal_to_play, set_auction
+from kernels.playout import HAND_SIZE, PARTNER, RESULT_SIZE, STATE_SIZE, deal_to_play_shared, set_auction
 
 # Output columns per deal.
 M_TAKER = 0            # -1 when everybody passed
@@ -52,7 +52,7 @@ def match_batch(lo, hi, players, method, policy_a, policy_b, worlds, rollouts, f
             for p in range(players + 1):
                 play_s[p] = hs[p]
                 play_t[p] = ht[p]
-            deal_to_play(play_s, play_t, st, players, taker, bids[taker], flags, True)
+            deal_to_play_shared(play_s, play_t, st, players, taker, bids[taker], flags, True)
             set_auction(st, bids, method)
             partner = st[PARTNER]
             taker_side = policy_a if swap == 0 else policy_b

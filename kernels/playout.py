@@ -512,10 +512,10 @@ def auto_choices():
     return ALL_AUTO.copy()
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def deal_to_play(hs, ht, st, players, taker, contract, flags, declare):
     """Start of play with every choice the simulated seats' own (see ``start_with_choices``); a
-    ``taker`` of -1 starts a Goulash."""
+    ``taker`` of -1 starts a Goulash.  The kernels call it through its pointer (``deal_to_play_shared``)."""
     if taker < 0:
         start_goulash(hs, ht, st, players, flags)
     else:
@@ -833,6 +833,31 @@ ADVANCE = SharedKernel(advance, "advance", (WORDS, WORDS, INTS, INTS, types.uint
 def advance_shared(typingctx, hs, ht, st, policies, state, forced, max_cards, result, trace):
     """``advance`` through its one compiled copy (``ADVANCE``)."""
     return ADVANCE.typed(hs, ht, st, policies, state, forced, max_cards, result, trace)
+
+
+# ``deal_to_play`` likewise (the discard, the King's call, the declarations: typed and emitted again in
+# every driver that deals and plays, inlined).
+DEAL_TO_PLAY = SharedKernel(deal_to_play, "deal_to_play", (WORDS, WORDS, INTS, types.int64, types.int64, types.int64,
+                                                           INTS, types.boolean), types.none)
+
+
+@intrinsic
+def deal_to_play_shared(typingctx, hs, ht, st, players, taker, contract, flags, declare):
+    """``deal_to_play`` through its one compiled copy (``DEAL_TO_PLAY``)."""
+    return DEAL_TO_PLAY.typed(hs, ht, st, players, taker, contract, flags, declare)
+
+
+# ``start_with_choices`` with choices of the caller's (a discard to play, the advice's options); inlined
+# in ``deal_to_play`` itself.
+START_WITH_CHOICES = SharedKernel(start_with_choices, "start_with_choices",
+                                  (WORDS, WORDS, INTS, types.int64, types.int64, types.int64, INTS, INTS,
+                                   types.boolean), types.none)
+
+
+@intrinsic
+def start_with_choices_shared(typingctx, hs, ht, st, players, taker, contract, choices, flags, declare):
+    """``start_with_choices`` through its one compiled copy (``START_WITH_CHOICES``)."""
+    return START_WITH_CHOICES.typed(hs, ht, st, players, taker, contract, choices, flags, declare)
 
 
 @njit(cache=True)

@@ -17,7 +17,7 @@ from kernels.batch import deal_and_bid
 from kernels.deals import whole_deal
 from kernels.pimc import play_deal
 from kernels.playout import (CALLED, CHELEM, F_GOULASH, GARDE, HAND_SIZE, POIGNEE_T, RESULT_SIZE, STATE_SIZE,
-                             deal_to_play, set_auction)
+                             deal_to_play_shared, set_auction)
 
 # Columns of ``start`` per deal.
 S_TAKER = 0            # -1 when everybody passed
@@ -44,7 +44,7 @@ def record_deal(i, players, method, policy, worlds, flags, seed, offset, fixed, 
     if taker < 0 and flags[F_GOULASH] == 0:
         return
     contract = bids[i, taker] if taker >= 0 else 0
-    deal_to_play(hs, ht, st, players, taker, contract, flags, np.bool_(True))
+    deal_to_play_shared(hs, ht, st, players, taker, contract, flags, np.bool_(True))
     set_auction(st, bids[i], method)
     start[i, S_CALLED] = st[CALLED]
     start[i, S_CHELEM] = st[CHELEM]
