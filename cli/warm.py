@@ -32,27 +32,27 @@ OUT = "{tmp}"       # replaced by a temporary folder in the process that runs th
 # wait for analyze, which compiles their drivers among its own (two processes compiling one function both
 # compile all of it).
 USER_JOBS = (
-    Job("odds", ("odds", LONG_SPADES, "--precision", "0.5"), 30),
+    Job("odds", ("odds", LONG_SPADES, "--precision", "0.5"), 25),
     Job("bid", ("bid", LONG_SPADES, "--seat", "3", "--bids", "pass,prise", "--precision", "0.5", "--seed", "1"), 2,
         after=("analyze",)),
-    Job("bid --policy heuristic", ("bid", LONG_SPADES, "--policy", "heuristic", "--precision", "0.5"), 12,
+    Job("bid --policy heuristic", ("bid", LONG_SPADES, "--policy", "heuristic", "--precision", "0.5"), 7,
         after=("odds --policy heuristic",)),
-    Job("odds --policy heuristic", ("odds", LONG_SPADES, "--policy", "heuristic", "--precision", "0.5"), 8),
+    Job("odds --policy heuristic", ("odds", LONG_SPADES, "--policy", "heuristic", "--precision", "0.5"), 3),
     Job("poignee", ("poignee", TEN_TRUMPS, "--deals", "10"), 1, after=("odds",)),
     Job("chelem", ("chelem", LONG_SPADES, "--deals", "10"), 1, after=("odds",)),
     Job("call", ("call", FIVE, "--players", "5", "--deals", "10"), 1, after=("odds",)),
     Job("discard", ("discard", "21 19 15 12 8 5 1 EX KS QS 7S KH 3H CD 9D 2D KC 4C", "--chien", "KD 6C 2H 9H 4S 3C",
                     "--deals", "10"), 1, after=("analyze",)),
-    Job("analyze", ("analyze", RECORD, ONE_SEAT, "--deals", "10", "--format", "json"), 32,
+    Job("analyze", ("analyze", RECORD, ONE_SEAT, "--deals", "10", "--format", "json"), 15,
         after=("odds", "bid --policy heuristic")),
-    Job("solve", ("solve", MIDPLAY), 20),
-    Job("play", ("play", "--deals", "2", "--seed", "1", "--out", os.path.join(OUT, "deals.txt")), 8),
+    Job("solve", ("solve", MIDPLAY), 14),
+    Job("play", ("play", "--deals", "2", "--seed", "1", "--out", os.path.join(OUT, "deals.txt")), 3),
     Job("play --policy pimc", ("play", "--deals", "1", "--seed", "1", "--policy", "pimc", "--worlds", "2", "--out",
-                               os.path.join(OUT, "deals.txt")), 7, after=("odds",)),
-    Job("match", ("match", "--a", "pimc", "--b", "heuristic", "--deals", "2"), 6, after=("odds",)),
-    Job("batch", ("batch", "--deals", "10", "--out", os.path.join(OUT, "deals.csv")), 6),
-    Job("compare-play", ("compare-play", "--deals", "2"), 13, after=("odds",)),
-    Job("bench", ("bench", "--quick"), 6, after=("odds",)),
+                               os.path.join(OUT, "deals.txt")), 3, after=("odds",)),
+    Job("match", ("match", "--a", "pimc", "--b", "heuristic", "--deals", "2"), 3, after=("odds",)),
+    Job("batch", ("batch", "--deals", "10", "--out", os.path.join(OUT, "deals.csv")), 2),
+    Job("compare-play", ("compare-play", "--deals", "2"), 7, after=("odds",)),
+    Job("bench", ("bench", "--quick"), 3, after=("odds",)),
 )
 # The quality commands (deep search as a yardstick): with --all only.
 QUALITY_JOBS = (
