@@ -36,9 +36,10 @@ card in ``kernels.playout.advance``: ``heuristic_choice``, ``heuristic_card``, `
 are ``forceinline=True``: each typed once on its own, then inlined by LLVM (``alwaysinline``) where it is
 called, the same machine code as Numba's inlining without Numba's typing of one huge function (a call
 passed their arguments through memory: docs/journal/search-time.md, "Where a searched deal's time goes").
-``heuristic_at`` asks ``advance`` for the heuristic's card on a copy of the position.  The users' search
-and ``advance`` are not linked into their callers: they call each one's single compiled copy through a
-pointer (``kernels/shared.py``), loaded once per process by the first call.
+``heuristic_at`` asks ``advance`` for the heuristic's card on a copy of the position.  The users' search,
+``advance``, ``deal_to_play`` and ``start_with_choices`` are not linked into their callers: they call each
+one's single compiled copy through a pointer (``kernels/shared.py``), loaded once per process by the first
+call.
 """
 
 import hashlib

@@ -1,11 +1,12 @@
 """Kernels compiled once and called through a pointer (``SharedKernel``), not linked into every caller.
 
 A kernel calling another links the callee's code into its own module, where LLVM optimises it and emits
-its machine code again: every driver calling the search (or the heuristic's ``advance``) compiled a copy
-of it.  A shared kernel is compiled for one set of argument types (or loaded from the cache) once per
-process, when a caller first calls it, and its callers hold a call through a process-wide symbol
-(``tarot_analyzer_<name>``) that each process defines when it imports the kernel's module, before any
-caller can be loaded from the cache.  Arguments of other types are refused where the caller compiles.
+its machine code again: every driver calling the search (or the heuristic's ``advance``, or dealing into
+play) compiled a copy of it (docs/journal/compiling.md, "the shared kernels").  A shared kernel is
+compiled for one set of argument types (or loaded from the cache) once per process, when a caller first
+calls it, and its callers hold a call through a process-wide symbol (``tarot_analyzer_<name>``) that each
+process defines when it imports the kernel's module, before any caller can be loaded from the cache.
+Arguments of other types are refused where the caller compiles.
 """
 
 from __future__ import annotations
