@@ -1,6 +1,6 @@
 """Kernels called through a pointer to their one compiled copy (``kernels/shared.py``): the users' search
-(``kernels.pimc.search_card``) and ``advance`` (``kernels.playout.advance_shared``) give what the kernels
-themselves give, from several threads at once; a caller's code holds a call, not the callee; other
+(``kernels.pimc.search_card``), ``advance``, ``deal_to_play`` and ``start_with_choices``
+(``kernels.playout.*_shared``) give what the kernels themselves give, from several threads at once; a caller's code holds a call, not the callee; other
 argument types are refused where the caller compiles; a fresh process loads a callee at its first call."""
 
 import subprocess
@@ -19,7 +19,8 @@ from kernels import playout as K
 from kernels.endgame import new_workspace
 from kernels.pimc import (NO_PAST, RACE_FIRST, RACE_STEP, SOLVE_TRICKS, USERS_SEARCH, pimc_card_solving,
                           search_card)
-from kernels.playout import ADVANCE, advance_shared
+from kernels.batch import places_to_words
+from kernels.playout import ADVANCE, DEAL_TO_PLAY, advance_shared, deal_to_play_shared, start_with_choices_shared
 from tests.kernels.test_pimc import positions
 
 
@@ -32,6 +33,16 @@ def search_through_pointer(hs, ht, st, worlds, state, solve_tricks, w, race):
 @njit(nogil=True)
 def advance_through_pointer(hs, ht, st, policies, state, max_cards, result, trace):
     return advance_shared(hs, ht, st, policies, state, st[:0], max_cards, result, trace)
+
+
+@njit(nogil=True)
+def deal_through_pointer(hs, ht, st, players, taker, contract, flags, declare):
+    deal_to_play_shared(hs, ht, st, players, taker, contract, flags, declare)
+
+
+@njit(nogil=True)
+def choices_through_pointer(hs, ht, st, players, taker, contract, choices, flags, declare):
+    start_with_choices_shared(hs, ht, st, players, taker, contract, choices, flags, declare)
 
 
 def _games(players, count, seed):
@@ -77,14 +88,42 @@ def test_advance_through_its_pointer_plays_what_advance_plays(players):
 
 
 @pytest.mark.kernels
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_deal_s_start_through_its_pointer_is_the_kernel_s(players):
+    rng = np.random.default_rng(players)
+    size = Rules(players=players).hand_size
+    for i in range(40):
+        places = np.minimum(np.argsort(rng.permutation(78)) // size, players).astype(np.int8)
+        taker, contract = int(rng.integers(-1, players)), int(rng.integers(K.PRISE, K.GARDE_CONTRE + 1))
+        flags = rng.integers(0, 2, K.FLAGS_SIZE).astype(np.int64)
+        choices = K.auto_choices()
+        if i % 2:
+            choices[K.CH_POIGNEE] = 0                      # the caller's: a simple poignée if held
+        declare = bool(i % 3)
+        outs = []
+        for start in (lambda *a: deal_through_pointer(*a[:6], a[7], a[8]),
+                      lambda *a: K.deal_to_play(*a[:6], a[7], a[8]),
+                      lambda *a: choices_through_pointer(*a) if a[4] >= 0 else None,
+                      lambda *a: K.start_with_choices(*a) if a[4] >= 0 else None):
+            hs, ht = np.zeros(players + 1, dtype=np.uint64), np.zeros(players + 1, dtype=np.uint64)
+            places_to_words(places, players, hs, ht)
+            st = np.zeros(K.STATE_SIZE, dtype=np.int64)
+            start(hs, ht, st, players, taker, contract, choices, flags, declare)
+            outs.append((hs.tolist(), ht.tolist(), st.tolist()))
+        assert outs[0] == outs[1] and outs[2] == outs[3]
+
+
+@pytest.mark.kernels
 def test_a_caller_holds_a_call_not_the_callee():
     hs, ht, st = _games(4, 1, 3)[0]
     search_through_pointer(hs.copy(), ht.copy(), st.copy(), 4, np.uint64(1), 0, new_workspace(1), False)
     advance_through_pointer(hs.copy(), ht.copy(), st.copy(), np.zeros(4, dtype=np.int64), np.uint64(1), np.int64(1),
                             np.zeros(K.RESULT_SIZE, dtype=np.int64), np.zeros(1, dtype=np.int16))
     # Numba's mangled name of a kernel: module and name, each after its length (a linked copy is defined)
+    deal_through_pointer.compile(DEAL_TO_PLAY.arg_types)
     for kernel, shared, mangled in ((search_through_pointer, USERS_SEARCH, "7kernels4pimc17pimc_card_solvingB"),
-                                    (advance_through_pointer, ADVANCE, "7kernels7playout7advanceB")):
+                                    (advance_through_pointer, ADVANCE, "7kernels7playout7advanceB"),
+                                    (deal_through_pointer, DEAL_TO_PLAY, "7kernels7playout12deal_to_playB")):
         lines = kernel.inspect_llvm(kernel.signatures[0]).splitlines()
         assert not [line for line in lines if line.startswith("define") and mangled in line]
         assert any(shared.symbol in line for line in lines)
